@@ -1,0 +1,182 @@
+/**
+ * RDKit MinimalLib (WebAssembly) loaded once per process, plus the two helpers every chemistry function uses
+ * to parse input with typed errors and to free WASM objects on every path.
+ *
+ * The WebAssembly bytes are handed in by the runtime entry (file, embedded asset, …) so this module touches
+ * no runtime API.
+ *
+ * @module
+ */
+import initRDKitModuleImport from "@rdkit/rdkit";
+import type { MainModule, Mol } from "@rdkit/rdkit";
+import { ChemError } from "../errors.ts";
+
+export type { MainModule as RDKitModule, Mol } from "@rdkit/rdkit";
+
+/** Longest SMILES string accepted anywhere (characters). */
+export const MAX_SMILES_LENGTH = 20_000;
+/** Largest molecule accepted by the general tools (heavy atoms). Heavier tools set lower limits. */
+export const MAX_HEAVY_ATOMS = 1_000;
+
+type Factory = (options: Record<string, unknown>) => Promise<MainModule>;
+
+let loaded: MainModule | undefined;
+let loading: Promise<MainModule> | undefined;
+
+function factory(): Factory {
+  // The package is CommonJS; depending on the loader the default import is the factory or its namespace.
+  const mod = initRDKitModuleImport as unknown as Factory | { default: Factory };
+  return typeof mod === "function" ? mod : mod.default;
+}
+
+/**
+ * Loads RDKit from WebAssembly bytes (or a compiled module). Safe to call more than once: later calls return the
+ * same instance. Emscripten's stdout printing is redirected to the `log` sink so protocol output stays clean.
+ *
+ * @example
+ * ```ts
+ * const bytes = await Deno.readFile(wasmPath);
+ * await loadRDKit(bytes);
+ * ```
+ */
+export function loadRDKit(
+  wasm: BufferSource | WebAssembly.Module,
+  log: (line: string) => void = () => {},
+): Promise<MainModule> {
+  if (loaded) return Promise.resolve(loaded);
+  loading ??= factory()({
+    print: log,
+    printErr: log,
+    instantiateWasm(
+      imports: WebAssembly.Imports,
+      done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+    ) {
+      const ready = wasm instanceof WebAssembly.Module
+        ? WebAssembly.instantiate(wasm, imports).then((instance) => done(instance, wasm))
+        : WebAssembly.instantiate(wasm, imports).then((r) => done(r.instance, r.module));
+      ready.catch((error: unknown) => log(`RDKit WebAssembly failed to instantiate: ${String(error)}`));
+      return {};
+    },
+  }).then((module) => {
+    module.disable_logging();
+    loaded = module;
+    return module;
+  });
+  return loading;
+}
+
+/**
+ * The loaded RDKit module. Throws if {@link loadRDKit} has not completed: a programming error, not user input.
+ */
+export function rdkit(): MainModule {
+  if (!loaded) throw new Error("RDKit is not loaded: await loadRDKit(wasmBytes) before calling chemistry");
+  return loaded;
+}
+
+/** Heavy-atom limit check shared by every parser entry point. */
+function checkSize(mol: Mol, maxHeavyAtoms: number): void {
+  const heavy = mol.get_num_atoms(true);
+  if (heavy > maxHeavyAtoms) {
+    throw new ChemError(
+      "MOLECULE_TOO_LARGE",
+      `Molecule has ${heavy} heavy atoms; this tool accepts at most ${maxHeavyAtoms}.`,
+      { heavy_atoms: heavy, limit: maxHeavyAtoms },
+    );
+  }
+}
+
+/**
+ * Parses a SMILES string into an RDKit molecule, or throws `ChemError("INVALID_SMILES")`.
+ * The caller owns the returned molecule and must `delete()` it; prefer {@link withMol}.
+ */
+export function parseSmiles(smiles: string, maxHeavyAtoms: number = MAX_HEAVY_ATOMS): Mol {
+  const text = smiles.trim();
+  if (text.length === 0) {
+    throw new ChemError("INVALID_SMILES", "SMILES is empty; pass a SMILES string such as 'CCO'.");
+  }
+  if (text.length > MAX_SMILES_LENGTH) {
+    throw new ChemError(
+      "MOLECULE_TOO_LARGE",
+      `SMILES is ${text.length} characters long; at most ${MAX_SMILES_LENGTH} are accepted.`,
+      { length: text.length, limit: MAX_SMILES_LENGTH },
+    );
+  }
+  if (/[\s>]/.test(text)) {
+    throw new ChemError(
+      "INVALID_SMILES",
+      `'${preview(text)}' is not a single-molecule SMILES (whitespace or reaction arrow found).`,
+      { smiles: preview(text) },
+    );
+  }
+  const mol = rdkit().get_mol(text);
+  if (!mol || !mol.is_valid()) {
+    mol?.delete();
+    throw new ChemError(
+      "INVALID_SMILES",
+      `RDKit could not parse SMILES '${
+        preview(text)
+      }': check ring-closure digits, brackets, element symbols ` +
+        `and valences.`,
+      { smiles: preview(text) },
+    );
+  }
+  try {
+    checkSize(mol, maxHeavyAtoms);
+  } catch (error) {
+    mol.delete();
+    throw error;
+  }
+  return mol;
+}
+
+/**
+ * Parses `smiles`, passes the molecule to `fn`, and frees it whatever happens.
+ *
+ * @example
+ * ```ts
+ * const atoms = withMol("CCO", (mol) => mol.get_num_atoms());
+ * ```
+ */
+export function withMol<T>(smiles: string, fn: (mol: Mol) => T, maxHeavyAtoms?: number): T {
+  const mol = parseSmiles(smiles, maxHeavyAtoms);
+  try {
+    return fn(mol);
+  } finally {
+    mol.delete();
+  }
+}
+
+/**
+ * Compiles a SMARTS query, passes it to `fn`, and frees it whatever happens.
+ * Throws `ChemError("INVALID_SMARTS")` for a pattern RDKit rejects.
+ */
+export function withQuery<T>(smarts: string, fn: (query: Mol) => T): T {
+  const text = smarts.trim();
+  if (text.length === 0) {
+    throw new ChemError("INVALID_SMARTS", "SMARTS is empty; pass a pattern such as 'c1ccccc1'.");
+  }
+  const query = rdkit().get_qmol(text);
+  if (!query || !query.is_valid()) {
+    query?.delete();
+    throw new ChemError(
+      "INVALID_SMARTS",
+      `RDKit could not parse SMARTS '${preview(text)}': check brackets, atom primitives and ring closures.`,
+      { smarts: preview(text) },
+    );
+  }
+  try {
+    return fn(query);
+  } finally {
+    query.delete();
+  }
+}
+
+/** Shortens long user input for error messages. */
+export function preview(text: string, max = 80): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+/** Parses RDKit's JSON descriptor string into numbers keyed by RDKit's descriptor names. */
+export function descriptors(mol: Mol): Record<string, number> {
+  return JSON.parse(mol.get_descriptors()) as Record<string, number>;
+}

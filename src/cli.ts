@@ -1,0 +1,149 @@
+/**
+ * Command-line options, parsed the same way under Deno and Node (`node:util` parseArgs; `@std/cli` is not
+ * reachable from this build network, see docs/decisions.md). Pure: returns a plan, never exits.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { SERVER_NAME, VERSION } from "./version.ts";
+
+/** Validated options for a server run. */
+export interface ServeOptions {
+  readonly transport: "stdio" | "streamable-http";
+  readonly bind: string;
+  readonly port: number;
+  readonly allowNonLoopback: boolean;
+  readonly allowedOrigins: readonly string[];
+  readonly maxConcurrency: number;
+}
+
+/** What the entry point should do. */
+export type CliPlan =
+  | { readonly kind: "serve"; readonly options: ServeOptions }
+  | { readonly kind: "print"; readonly text: string }
+  | { readonly kind: "error"; readonly message: string; readonly exitCode: 2 };
+
+/** Text of `--help`. */
+export const HELP = `${SERVER_NAME} ${VERSION}: cheminformatics tools for AI agents over MCP (RDKit).
+
+Usage: chem-mcp [options]
+
+  --transport stdio|streamable-http  Transport to serve (default: stdio)
+  --bind <ip>                        Listen address (default: 127.0.0.1; HTTP only)
+  --port <n>                         Port (default: 3000; 0 picks a free port, printed to stderr; HTTP only)
+  --allow-non-loopback               Required to bind a non-loopback address (HTTP only)
+  --allowed-origin <origin>          Extra allowed browser Origin, exact scheme://host[:port], repeatable (HTTP only)
+  --max-concurrency <n>              Connections served at once (default: 16; HTTP only)
+  --help                             Show this help
+  --version                          Show the version
+
+stdio reads newline-delimited JSON-RPC 2.0 from stdin and writes responses to stdout; diagnostics go to stderr.
+Environment: CHEM_MCP_NAME_LOOKUP_URL overrides the name_to_smiles lookup URL template ({name} placeholder).
+`;
+
+const HTTP_ONLY = ["bind", "port", "allow-non-loopback", "allowed-origin", "max-concurrency"] as const;
+
+/**
+ * Parses command-line arguments.
+ *
+ * @example
+ * ```ts
+ * parseCli(["--transport", "streamable-http", "--port", "0"]); // { kind: "serve", options: { port: 0, … } }
+ * parseCli(["--port", "1"]).kind; // "error": --port needs --transport streamable-http
+ * ```
+ */
+export function parseCli(argv: readonly string[]): CliPlan {
+  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        transport: { type: "string" },
+        bind: { type: "string" },
+        port: { type: "string" },
+        "allow-non-loopback": { type: "boolean" },
+        "allowed-origin": { type: "string", multiple: true },
+        "max-concurrency": { type: "string" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "V" },
+      },
+    }));
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) return { kind: "print", text: HELP };
+  if (values.version) return { kind: "print", text: `${SERVER_NAME} ${VERSION}\n` };
+  return serveOptions(values);
+}
+
+function serveOptions(values: Record<string, unknown>): CliPlan {
+  const transport = (values.transport as string | undefined) ?? "stdio";
+  if (transport !== "stdio" && transport !== "streamable-http") {
+    return fail(`--transport must be 'stdio' or 'streamable-http', got '${transport}'`);
+  }
+  if (transport === "stdio") {
+    const given = HTTP_ONLY.filter((name) => values[name] !== undefined);
+    if (given.length > 0) return fail(`--${given[0]} applies only to --transport streamable-http`);
+  }
+  const bind = (values.bind as string | undefined) ?? "127.0.0.1";
+  if (!isIpLiteral(bind)) return fail(`--bind must be an IPv4 or IPv6 address, got '${bind}'`);
+  const allowNonLoopback = values["allow-non-loopback"] === true;
+  if (!isLoopbackAddress(bind) && !allowNonLoopback) {
+    return fail(`refusing to bind non-loopback address ${bind} without --allow-non-loopback`);
+  }
+  const port = integer(values.port, 3000, 0, 65535);
+  if (port === undefined) return fail(`--port must be an integer from 0 to 65535, got '${values.port}'`);
+  const maxConcurrency = integer(values["max-concurrency"], 16, 1, 10_000);
+  if (maxConcurrency === undefined) {
+    return fail(`--max-concurrency must be an integer from 1 to 10000, got '${values["max-concurrency"]}'`);
+  }
+  const allowedOrigins = (values["allowed-origin"] as string[] | undefined) ?? [];
+  const badOrigin = allowedOrigins.find((origin) => normalizeOrigin(origin) === undefined);
+  if (badOrigin !== undefined) {
+    return fail(`--allowed-origin must be exactly scheme://host[:port], got '${badOrigin}'`);
+  }
+  return {
+    kind: "serve",
+    options: { transport, bind, port, allowNonLoopback, allowedOrigins, maxConcurrency },
+  };
+}
+
+function fail(message: string): CliPlan {
+  return { kind: "error", message: `${SERVER_NAME}: ${message.split("\n")[0]} (see --help)`, exitCode: 2 };
+}
+
+function integer(raw: unknown, fallback: number, min: number, max: number): number | undefined {
+  if (raw === undefined) return fallback;
+  if (typeof raw !== "string" || !/^\d+$/.test(raw)) return undefined;
+  const n = Number(raw);
+  return n >= min && n <= max ? n : undefined;
+}
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/** True for an IPv4 dotted quad or an IPv6 literal (optionally in brackets). */
+export function isIpLiteral(text: string): boolean {
+  if (IPV4.test(text)) return true;
+  const bare = text.startsWith("[") && text.endsWith("]") ? text.slice(1, -1) : text;
+  return /^[0-9a-fA-F:.]+$/.test(bare) && bare.includes(":") && bare.split("::").length <= 2;
+}
+
+/** True for 127.0.0.0/8 and ::1. */
+export function isLoopbackAddress(ip: string): boolean {
+  const bare = ip.startsWith("[") && ip.endsWith("]") ? ip.slice(1, -1) : ip;
+  return bare.startsWith("127.") && IPV4.test(bare) || bare === "::1" || bare === "0:0:0:0:0:0:0:1";
+}
+
+/**
+ * The canonical form of an exact `scheme://host[:port]` origin (lower-case scheme and host), or `undefined` if
+ * `text` has a path, query, credentials or anything else.
+ */
+export function normalizeOrigin(text: string): string | undefined {
+  const match = /^(https?):\/\/(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.exec(text);
+  if (!match) return undefined;
+  const port = match[3] ?? "";
+  if (port && Number(port.slice(1)) > 65535) return undefined;
+  return `${match[1]!.toLowerCase()}://${match[2]!.toLowerCase()}${port}`;
+}

@@ -1,0 +1,91 @@
+/**
+ * The one error hierarchy of chem-mcp.
+ *
+ * Chemistry code throws {@link ChemError} (a domain failure with a stable string code such as
+ * `INVALID_SMILES`); the protocol layer throws {@link ProtocolError} subclasses. Numeric JSON-RPC codes are
+ * assigned in exactly one place, `src/protocol/errors.ts`, so no other module knows them.
+ *
+ * @module
+ */
+
+/** Stable, machine-readable codes for chemistry-domain failures (listed in docs/tools.md). */
+export type ChemErrorCode =
+  | "INVALID_SMILES"
+  | "INVALID_SMARTS"
+  | "INVALID_MOLJSON"
+  | "MOLECULE_TOO_LARGE"
+  | "UNSUPPORTED_MOLECULE"
+  | "NO_COMMON_SUBSTRUCTURE"
+  | "COMPUTATION_TIMEOUT"
+  | "EMBEDDING_FAILED"
+  | "NAME_NOT_FOUND"
+  | "LOOKUP_TIMEOUT"
+  | "LOOKUP_UNREACHABLE"
+  | "LOOKUP_BAD_RESPONSE";
+
+/** Base class of every error chem-mcp throws on purpose. */
+export class ChemMcpError extends Error {
+  /** @param message What went wrong and, where possible, what to change. */
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/**
+ * A chemistry-domain failure: the request was well formed but the chemistry cannot be done.
+ *
+ * @example
+ * ```ts
+ * throw new ChemError("INVALID_SMILES", "SMILES 'C1CC' could not be parsed: unclosed ring 1");
+ * ```
+ */
+export class ChemError extends ChemMcpError {
+  /**
+   * @param code Stable string code clients can branch on.
+   * @param message Human- and LLM-readable explanation with a hint at the fix.
+   * @param details Optional structured context (offending input, limits).
+   */
+  constructor(
+    readonly code: ChemErrorCode,
+    message: string,
+    readonly details?: Readonly<Record<string, unknown>>,
+  ) {
+    super(message);
+  }
+}
+
+/** Kinds of protocol failure; `src/protocol/errors.ts` maps each to its JSON-RPC code. */
+export type ProtocolErrorKind =
+  | "parse_error"
+  | "invalid_request"
+  | "method_not_found"
+  | "invalid_params"
+  | "internal_error"
+  | "tool_failure"
+  | "header_mismatch"
+  | "dialect_mismatch"
+  | "unsupported_protocol_version";
+
+/**
+ * A failure reported as a JSON-RPC error object.
+ *
+ * @example
+ * ```ts
+ * throw new ProtocolError("method_not_found", "Unknown method 'ping'");
+ * ```
+ */
+export class ProtocolError extends ChemMcpError {
+  /**
+   * @param kind Which row of the JSON-RPC error table applies.
+   * @param message Explanation naming what to fix.
+   * @param data Optional `error.data` payload.
+   */
+  constructor(
+    readonly kind: ProtocolErrorKind,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}

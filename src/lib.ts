@@ -1,0 +1,16 @@
+/**
+ * The library surface of chem-mcp, shared by the JSR module (mod.ts) and the npm package.
+ *
+ * @module
+ */
+export { createServer, INSTRUCTIONS, toolRegistry } from "./server.ts";
+export { Connection, McpServer, type Reply, type ServerInfo, type ServerOptions } from "./protocol/server.ts";
+export { type ToolDescriptor, ToolRegistry, TOOLS } from "./tools/registry.ts";
+export { defineTool, type Tool } from "./tools/tool.ts";
+export { ChemError, type ChemErrorCode, ChemMcpError, ProtocolError } from "./errors.ts";
+export { loadRDKit, rdkit, withMol } from "./chem/rdkit.ts";
+export { canonicalSmiles, summarize } from "./chem/identity.ts";
+export { ecfp4, tanimoto } from "./chem/fingerprint.ts";
+export { smartsMatch } from "./chem/substructure.ts";
+export { StdioSession } from "./transport/stdio.ts";
+export { SERVER_NAME, VERSION } from "./version.ts";

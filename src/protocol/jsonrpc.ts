@@ -1,0 +1,144 @@
+/**
+ * JSON-RPC 2.0 framing rules: decoding one message with its size and depth limits, shape checks, and building
+ * response objects. Pure functions; no I/O.
+ *
+ * @module
+ */
+import { ProtocolError } from "../errors.ts";
+
+/** Largest accepted message, in UTF-8 bytes (1 MiB), on every transport. */
+export const MAX_REQUEST_BYTES = 1_048_576;
+/** Deepest accepted nesting of arrays and objects in one message (the message object itself is depth 1). */
+export const MAX_JSON_DEPTH = 64;
+
+/** A JSON-RPC request or notification id. */
+export type JsonRpcId = string | number;
+
+/** A well-formed JSON-RPC request (`id` present) or notification (`id` absent). */
+export interface JsonRpcRequest {
+  readonly id?: JsonRpcId;
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+  /** False when `params` was present but not an object; the method handler reports it. */
+  readonly paramsIsObject: boolean;
+}
+
+/** The error member of a JSON-RPC error response. */
+export interface JsonRpcErrorObject {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+/** What decoding one message yields. */
+export type Decoded =
+  | { readonly kind: "request"; readonly request: JsonRpcRequest }
+  | { readonly kind: "notification"; readonly request: JsonRpcRequest }
+  | { readonly kind: "response" }
+  | { readonly kind: "error"; readonly id: JsonRpcId | null; readonly error: ProtocolError };
+
+const encoder = new TextEncoder();
+
+/** UTF-8 byte length of a string without allocating when it is obviously small. */
+export function utf8Length(text: string): number {
+  // Each UTF-16 code unit encodes to at most 3 UTF-8 bytes.
+  return text.length * 3 <= MAX_REQUEST_BYTES ? text.length : encoder.encode(text).length;
+}
+
+/** Error for a message over {@link MAX_REQUEST_BYTES}; shared by transports that detect it while reading. */
+export function tooLargeError(bytes?: number): ProtocolError {
+  const size = bytes === undefined ? "more than" : `${bytes} bytes,`;
+  return new ProtocolError(
+    "invalid_request",
+    `Request too large: ${size} limit is ${MAX_REQUEST_BYTES} bytes (1 MiB). Send smaller arguments.`,
+    { limit_bytes: MAX_REQUEST_BYTES },
+  );
+}
+
+/** Nesting depth of a parsed JSON value, computed without recursion and stopping once past `limit`. */
+export function depthExceeds(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== "object") continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+function isId(value: unknown): value is JsonRpcId {
+  return typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * Decodes one JSON-RPC message from text, enforcing the size and depth limits and the JSON-RPC 2.0 shape.
+ *
+ * @example
+ * ```ts
+ * decode('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}').kind; // "request"
+ * decode("[1,2]").kind; // "error" (-32600, batches are not supported)
+ * ```
+ */
+export function decode(text: string): Decoded {
+  const bytes = utf8Length(text);
+  if (bytes > MAX_REQUEST_BYTES) return { kind: "error", id: null, error: tooLargeError(bytes) };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    return { kind: "error", id: null, error: new ProtocolError("parse_error", `Parse error: ${detail}`) };
+  }
+  return classify(value);
+}
+
+/** Applies the JSON-RPC 2.0 shape rules to an already parsed value. */
+export function classify(value: unknown): Decoded {
+  if (Array.isArray(value)) {
+    return invalid(null, "Batch requests are not supported: send one JSON-RPC object per message.");
+  }
+  if (!isRecord(value)) return invalid(null, "Invalid Request: expected one JSON-RPC 2.0 object.");
+  const id = isId(value.id) ? value.id : null;
+  if (depthExceeds(value, MAX_JSON_DEPTH)) {
+    return invalid(id, `Invalid Request: JSON nested deeper than ${MAX_JSON_DEPTH} levels.`, {
+      limit_depth: MAX_JSON_DEPTH,
+    });
+  }
+  if (value.jsonrpc !== "2.0") return invalid(id, 'Invalid Request: "jsonrpc" must be the string "2.0".');
+  if ("id" in value && !isId(value.id)) {
+    return invalid(null, 'Invalid Request: "id" must be a string or a number (not null).');
+  }
+  if (typeof value.method !== "string") {
+    if ("result" in value || "error" in value) return { kind: "response" };
+    return invalid(id, 'Invalid Request: "method" must be a string.');
+  }
+  const params = value.params;
+  const request: JsonRpcRequest = {
+    ...("id" in value ? { id: value.id as JsonRpcId } : {}),
+    method: value.method,
+    params: isRecord(params) ? params : {},
+    paramsIsObject: params === undefined || isRecord(params),
+  };
+  return { kind: "id" in value ? "request" : "notification", request };
+}
+
+function invalid(id: JsonRpcId | null, message: string, data?: unknown): Decoded {
+  return { kind: "error", id, error: new ProtocolError("invalid_request", message, data) };
+}
+
+/** Serialises a success response; key order is fixed (`jsonrpc`, `id`, `result`). */
+export function resultResponse(id: JsonRpcId, result: unknown): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${JSON.stringify(result)}}`;
+}
+
+/** Serialises an error response; key order is fixed (`jsonrpc`, `id`, `error`). */
+export function errorResponse(id: JsonRpcId | null, error: JsonRpcErrorObject): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":${JSON.stringify(error)}}`;
+}

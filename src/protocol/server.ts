@@ -1,0 +1,269 @@
+/**
+ * The sans-I/O MCP server: text (or a decoded message) in, serialised response out. It owns the per-connection
+ * dialect pin and shapes results for each dialect; transports only move bytes.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import { ChemError, ProtocolError } from "../errors.ts";
+import type { Tool } from "../tools/tool.ts";
+import type { ToolRegistry } from "../tools/registry.ts";
+import { type Dialect, METHODS, type PinState, resolveDialect } from "./dialect.ts";
+import { toErrorObject } from "./errors.ts";
+import {
+  decode,
+  type Decoded,
+  errorResponse,
+  type JsonRpcId,
+  type JsonRpcRequest,
+  resultResponse,
+} from "./jsonrpc.ts";
+import { LEGACY_PROTOCOL_VERSION, SUPPORTED_MODERN_VERSIONS, validateModernMeta } from "./meta.ts";
+
+/** Name and version reported to clients. */
+export interface ServerInfo {
+  readonly name: string;
+  readonly version: string;
+}
+
+/** Options for {@link McpServer}. */
+export interface ServerOptions {
+  readonly registry: ToolRegistry;
+  readonly info: ServerInfo;
+  /** Guidance for the model, returned by `server/discover`. */
+  readonly instructions?: string;
+  /** Diagnostics sink (stderr in the CLI); never the protocol stream. */
+  readonly log?: (message: string) => void;
+}
+
+/** How a connection may be pinned: stdio allows both dialects, HTTP the modern one only. */
+export type ConnectionMode = "both" | "modern-only";
+
+/** A serialised response and, for errors, its JSON-RPC code (HTTP derives its status from it). */
+export interface Reply {
+  readonly text: string;
+  readonly errorCode?: number;
+}
+
+/** Modern `tools/list` cache hint: 24 hours, shareable across callers. */
+export const TOOLS_LIST_TTL_MS = 86_400_000;
+
+/**
+ * The protocol engine shared by every connection of a process.
+ *
+ * @example
+ * ```ts
+ * const server = new McpServer({ registry, info: { name: "chem-mcp", version: "1.1.0" } });
+ * const conn = server.connect();
+ * const reply = await conn.handle('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}');
+ * ```
+ */
+export class McpServer {
+  readonly #options: ServerOptions;
+  readonly #cache: Record<Dialect, { list: unknown; init: unknown }>;
+
+  /** @param options Registry, identity and logging. */
+  constructor(options: ServerOptions) {
+    this.#options = options;
+    const tools = options.registry.descriptors;
+    const capabilities = { tools: { listChanged: false } };
+    this.#cache = {
+      legacy: {
+        list: { tools },
+        init: { protocolVersion: LEGACY_PROTOCOL_VERSION, capabilities, serverInfo: options.info },
+      },
+      modern: {
+        list: { resultType: "complete", tools, ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "public" },
+        init: {
+          resultType: "complete",
+          supportedVersions: [...SUPPORTED_MODERN_VERSIONS],
+          capabilities,
+          serverInfo: options.info,
+          ...(options.instructions ? { instructions: options.instructions } : {}),
+        },
+      },
+    };
+  }
+
+  /** A new connection with its own (initially empty) dialect pin. */
+  connect(mode: ConnectionMode = "both"): Connection {
+    return new Connection(this, mode);
+  }
+
+  /** @internal Serves one decoded request in a resolved dialect. */
+  async serve(request: JsonRpcRequest, dialect: Dialect): Promise<unknown> {
+    switch (request.method) {
+      case "initialize":
+        return this.#cache.legacy.init;
+      case "server/discover":
+        return this.#cache.modern.init;
+      case "ping":
+        return {};
+      case "tools/list":
+        return this.#cache[dialect].list;
+      case "tools/call":
+        return await this.#callTool(request.params, dialect);
+      default:
+        throw unknownMethod(request.method);
+    }
+  }
+
+  async #callTool(params: Record<string, unknown>, dialect: Dialect): Promise<unknown> {
+    const tool = this.#findTool(params.name, dialect);
+    const args = v.safeParse(tool.input, params.arguments);
+    if (!args.success) throw argumentError(tool, args.issues, params.arguments, dialect);
+    let result: unknown;
+    try {
+      result = await tool.run(args.output);
+    } catch (error) {
+      if (error instanceof ChemError) {
+        if (dialect === "legacy") throw error;
+        return chemistryFailure(error);
+      }
+      this.#log(`tool '${tool.name}' threw: ${error instanceof Error ? error.stack : String(error)}`);
+      throw new ProtocolError("internal_error", `Internal error while running tool '${tool.name}'.`);
+    }
+    const output = v.safeParse(tool.output, result);
+    if (!output.success) {
+      this.#log(`tool '${tool.name}' broke its outputSchema: ${formatIssues(output.issues, "result")}`);
+      throw new ProtocolError(
+        "internal_error",
+        `Internal error: tool '${tool.name}' produced an invalid result.`,
+      );
+    }
+    const text = JSON.stringify(output.output);
+    if (dialect === "legacy") return { content: [{ type: "text", text }] };
+    return {
+      resultType: "complete",
+      content: [{ type: "text", text }],
+      structuredContent: output.output,
+      isError: false,
+    };
+  }
+
+  #findTool(name: unknown, dialect: Dialect): Tool {
+    const kind = dialect === "legacy" ? "tool_failure" : "invalid_params";
+    if (typeof name !== "string") {
+      throw new ProtocolError(kind, "params.name must be the tool name (a string).");
+    }
+    const tool = this.#options.registry.get(name);
+    if (tool) return tool;
+    throw new ProtocolError(kind, `Unknown tool '${name}'. Call tools/list for the available tools.`, {
+      ...(dialect === "legacy" ? { code: "UNKNOWN_TOOL" } : {}),
+      available: this.#options.registry.names,
+    });
+  }
+
+  #log(message: string): void {
+    this.#options.log?.(message);
+  }
+}
+
+/**
+ * One client connection: the dialect pin plus request handling. Requests may be handled concurrently; the pin is
+ * decided synchronously in arrival order.
+ */
+export class Connection {
+  #pin: PinState = null;
+
+  /** @internal Use {@link McpServer.connect}. */
+  constructor(readonly server: McpServer, readonly mode: ConnectionMode) {
+    if (mode === "modern-only") this.#pin = "modern";
+  }
+
+  /** The dialect this connection is pinned to, or `null` before the first accepted request. */
+  get dialect(): PinState {
+    return this.#pin;
+  }
+
+  /**
+   * Handles one message given as text. Resolves to the reply, or `undefined` when nothing is to be sent
+   * (notifications and stray responses).
+   */
+  handle(text: string): Promise<Reply | undefined> {
+    return this.handleDecoded(decode(text));
+  }
+
+  /** Handles a message already decoded by a transport (HTTP decodes first to check its headers). */
+  handleDecoded(decoded: Decoded): Promise<Reply | undefined> {
+    switch (decoded.kind) {
+      case "error":
+        return Promise.resolve(errorReply(decoded.id, decoded.error));
+      case "response":
+      case "notification":
+        return Promise.resolve(undefined);
+      case "request":
+        return this.#request(decoded.request);
+    }
+  }
+
+  async #request(request: JsonRpcRequest): Promise<Reply> {
+    const id = request.id!;
+    try {
+      const dialect = this.#accept(request);
+      return { text: resultResponse(id, await this.server.serve(request, dialect)) };
+    } catch (error) {
+      return errorReply(id, error);
+    }
+  }
+
+  /** Synchronous gate: method known, dialect resolved, envelope valid; pins the connection on success. */
+  #accept(request: JsonRpcRequest): Dialect {
+    const { method, params } = request;
+    if (!METHODS.legacy.has(method) && !METHODS.modern.has(method)) throw unknownMethod(method);
+    if (this.mode === "modern-only" && !METHODS.modern.has(method)) throw unknownMethod(method);
+    const dialect = resolveDialect(this.#pin, method, params);
+    if (!METHODS[dialect].has(method)) throw unknownMethod(method);
+    if (!request.paramsIsObject) throw new ProtocolError("invalid_params", "params must be a JSON object.");
+    if (dialect === "modern") validateModernMeta(params);
+    this.#pin = dialect;
+    return dialect;
+  }
+}
+
+function unknownMethod(method: string): ProtocolError {
+  return new ProtocolError("method_not_found", `Method not found: '${method}'.`);
+}
+
+function errorReply(id: JsonRpcId | null, error: unknown): Reply {
+  const object = toErrorObject(error);
+  return { text: errorResponse(id, object), errorCode: object.code };
+}
+
+function chemistryFailure(error: ChemError): unknown {
+  const structured = {
+    error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+  };
+  return {
+    resultType: "complete",
+    content: [{ type: "text", text: JSON.stringify(structured) }],
+    structuredContent: structured,
+    isError: true,
+  };
+}
+
+function argumentError(
+  tool: Tool,
+  issues: readonly v.BaseIssue<unknown>[],
+  args: unknown,
+  dialect: Dialect,
+): ProtocolError {
+  const where = args === undefined ? "params.arguments is missing; " : "";
+  const message = `Invalid arguments for tool '${tool.name}': ${where}${formatIssues(issues, "arguments")}`;
+  const data = { ...(dialect === "legacy" ? { code: "INVALID_ARGUMENTS" } : {}), issues: issueList(issues) };
+  return new ProtocolError(dialect === "legacy" ? "tool_failure" : "invalid_params", message, data);
+}
+
+function issuePath(issue: v.BaseIssue<unknown>, root: string): string {
+  const keys = (issue.path ?? []).map((item) => String(item.key));
+  return [root, ...keys].join(".");
+}
+
+function issueList(issues: readonly v.BaseIssue<unknown>[]): { path: string; message: string }[] {
+  return issues.map((issue) => ({ path: issuePath(issue, "arguments"), message: issue.message }));
+}
+
+/** One line per validation issue: `arguments.smiles: Invalid type: Expected string but received undefined`. */
+export function formatIssues(issues: readonly v.BaseIssue<unknown>[], root: string): string {
+  return issues.map((issue) => `${issuePath(issue, root)}: ${issue.message}`).join("; ");
+}

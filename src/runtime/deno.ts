@@ -1,0 +1,30 @@
+/**
+ * Deno entry: binds Deno's stdin/stdout and file reading to the runtime-neutral program.
+ *
+ * @module
+ */
+import { createRequire } from "node:module";
+import { main, type Platform } from "../main.ts";
+
+const encoder = new TextEncoder();
+
+/** Deno bindings of {@link Platform}. */
+export const denoPlatform: Platform = {
+  stderr: (text) => void Deno.stderr.writeSync(encoder.encode(text)),
+  stdout: async (text) => {
+    const bytes = encoder.encode(text);
+    for (let written = 0; written < bytes.length;) {
+      written += await Deno.stdout.write(bytes.subarray(written));
+    }
+  },
+  loadWasm: () => Deno.readFile(createRequire(import.meta.url).resolve("@rdkit/rdkit/RDKit_minimal.wasm")),
+  readStdin: async (onChunk) => {
+    for await (const chunk of Deno.stdin.readable) onChunk(chunk);
+  },
+  serveHttp: () => Promise.reject(new Error("streamable-http is not available in this build yet")),
+};
+
+/** Runs the server with Deno's arguments and exits with its status. */
+export async function run(): Promise<void> {
+  Deno.exit(await main(Deno.args, denoPlatform));
+}

@@ -1,0 +1,19 @@
+/**
+ * Schema pieces shared by several tools, so one argument means the same thing everywhere.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import { MAX_SMILES_LENGTH } from "../chem/rdkit.ts";
+
+/** A SMILES argument: non-empty, bounded length. */
+export const smilesArg = (
+  description = "Molecule as a SMILES string, e.g. 'CC(=O)Oc1ccccc1C(=O)O' (aspirin).",
+) => v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_SMILES_LENGTH), v.description(description));
+
+/** A non-negative integer count. */
+export const count = (description: string) =>
+  v.pipe(v.number(), v.integer(), v.minValue(0), v.description(description));
+
+/** A finite number with a description (units belong in the description). */
+export const num = (description: string) => v.pipe(v.number(), v.finite(), v.description(description));

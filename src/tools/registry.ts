@@ -1,0 +1,82 @@
+/**
+ * The static tool registry: every tool module, and its published descriptor (name, title, description and
+ * JSON Schema 2020-12 `inputSchema`/`outputSchema` generated from the tool's valibot schemas).
+ *
+ * @module
+ */
+import { toJsonSchema } from "@valibot/to-json-schema";
+import type { Tool } from "./tool.ts";
+import { canonicalSmilesTool } from "./canonical_smiles.ts";
+import { ecfp4Tool } from "./ecfp4.ts";
+import { parseSmilesTool } from "./parse_smiles.ts";
+import { smartsMatchTool } from "./smarts_match.ts";
+import { tanimotoTool } from "./tanimoto.ts";
+
+/** A tool as `tools/list` publishes it. */
+export interface ToolDescriptor {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+  readonly outputSchema: Record<string, unknown>;
+}
+
+/** Every tool this release serves, in the order `tools/list` shows them. */
+export const TOOLS: readonly Tool[] = [
+  parseSmilesTool,
+  canonicalSmilesTool,
+  ecfp4Tool,
+  tanimotoTool,
+  smartsMatchTool,
+] as unknown as readonly Tool[];
+
+/** Converts a valibot schema to JSON Schema 2020-12 (self-contained: no `$ref` leaves the document). */
+export function jsonSchemaOf(schema: Tool["input"], typeMode: "input" | "output"): Record<string, unknown> {
+  // "finite" has no JSON Schema keyword; JSON cannot carry non-finite numbers anyway.
+  return toJsonSchema(schema, { target: "draft-2020-12", typeMode, errorMode: "ignore" }) as Record<
+    string,
+    unknown
+  >;
+}
+
+/**
+ * Tools by name with their descriptors computed once.
+ *
+ * @example
+ * ```ts
+ * const registry = new ToolRegistry(TOOLS);
+ * registry.get("canonical_smiles")?.run({ smiles: "OCC" });
+ * ```
+ */
+export class ToolRegistry {
+  readonly #byName: ReadonlyMap<string, Tool>;
+  /** Descriptors in registry order. */
+  readonly descriptors: readonly ToolDescriptor[];
+
+  /** @param tools The tools to serve; names must be unique. */
+  constructor(tools: readonly Tool[]) {
+    const byName = new Map<string, Tool>();
+    for (const tool of tools) {
+      if (byName.has(tool.name)) throw new Error(`Duplicate tool name '${tool.name}'`);
+      byName.set(tool.name, tool);
+    }
+    this.#byName = byName;
+    this.descriptors = tools.map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: jsonSchemaOf(tool.input, "input"),
+      outputSchema: jsonSchemaOf(tool.output, "output"),
+    }));
+  }
+
+  /** The tool called `name`, if any. */
+  get(name: string): Tool | undefined {
+    return this.#byName.get(name);
+  }
+
+  /** Names of all tools, in order. */
+  get names(): string[] {
+    return [...this.#byName.keys()];
+  }
+}

@@ -1,0 +1,41 @@
+import * as v from "valibot";
+import { MAX_MATCHES_LIMIT, smartsMatch } from "../chem/substructure.ts";
+import { count, smilesArg } from "./common.ts";
+import { defineTool } from "./tool.ts";
+
+/** `smarts_match`: substructure search. */
+export const smartsMatchTool = defineTool({
+  name: "smarts_match",
+  title: "SMARTS substructure search",
+  description:
+    "Search a molecule for a SMARTS pattern (RDKit). Returns whether it matches, the number of unique " +
+    "matches and each match as atom indices (0-based, in the order atoms appear in the SMILES; hydrogens are " +
+    "not atoms unless written in brackets). Example: smiles 'OC(=O)c1ccccc1O', smarts '[CX3](=O)[OX2H1]' " +
+    "finds the carboxylic acid. Fails with INVALID_SMILES or INVALID_SMARTS.",
+  input: v.strictObject({
+    smiles: smilesArg("Molecule to search, as SMILES."),
+    smarts: v.pipe(v.string(), v.minLength(1), v.maxLength(5000), v.description("SMARTS pattern.")),
+    max_matches: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(1),
+        v.maxValue(MAX_MATCHES_LIMIT),
+        v.description(`Stop after this many unique matches (default 1000, at most ${MAX_MATCHES_LIMIT}).`),
+      ),
+      1000,
+    ),
+  }),
+  output: v.object({
+    smiles: v.string(),
+    smarts: v.string(),
+    matched: v.boolean(),
+    match_count: count("Unique matches found (a lower bound when truncated)."),
+    matches: v.pipe(
+      v.array(v.array(v.number())),
+      v.description("Atom indices of each match, listed in the order of the SMARTS atoms."),
+    ),
+    truncated: v.pipe(v.boolean(), v.description("True when the search stopped at max_matches.")),
+  }),
+  run: ({ smiles, smarts, max_matches }) => ({ smiles, smarts, ...smartsMatch(smiles, smarts, max_matches) }),
+});

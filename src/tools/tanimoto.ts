@@ -1,0 +1,33 @@
+import * as v from "valibot";
+import { ECFP4_METHOD, tanimoto } from "../chem/fingerprint.ts";
+import { count, smilesArg } from "./common.ts";
+import { defineTool } from "./tool.ts";
+
+/** `tanimoto`: ECFP4 similarity of two molecules. */
+export const tanimotoTool = defineTool({
+  name: "tanimoto",
+  title: "Tanimoto similarity",
+  description:
+    "Tanimoto similarity (0 = no shared bits, 1 = identical fingerprints) between two molecules on " +
+    "ECFP4 (RDKit Morgan radius 2, 2048 bits). As a rule of thumb, values above about 0.4 on ECFP4 suggest " +
+    "related chemotypes. Fails with INVALID_SMILES naming the SMILES that could not be parsed.",
+  input: v.strictObject({
+    smiles_a: smilesArg("First molecule as SMILES."),
+    smiles_b: smilesArg("Second molecule as SMILES."),
+  }),
+  output: v.object({
+    smiles_a: v.string(),
+    smiles_b: v.string(),
+    similarity: v.pipe(v.number(), v.minValue(0), v.maxValue(1), v.description("Tanimoto coefficient, 0–1.")),
+    common_bits: count("Bits set in both fingerprints."),
+    bits_a: count("Bits set in the first fingerprint."),
+    bits_b: count("Bits set in the second fingerprint."),
+    method: v.pipe(v.string(), v.description("Fingerprint definition and reference.")),
+  }),
+  run: ({ smiles_a, smiles_b }) => ({
+    smiles_a,
+    smiles_b,
+    ...tanimoto(smiles_a, smiles_b),
+    method: ECFP4_METHOD,
+  }),
+});

@@ -1,0 +1,45 @@
+/**
+ * The shape of one tool: a name, a description an LLM can act on, a valibot input and output schema (the single
+ * source for validation, the published JSON Schema and the TypeScript types), and one function.
+ *
+ * @module
+ */
+import type * as v from "valibot";
+
+/** Any valibot schema usable as a tool's input or output (an object schema). */
+export type ObjectSchema = v.GenericSchema<Record<string, unknown>, Record<string, unknown>>;
+
+/**
+ * A tool as its module declares it.
+ *
+ * @example
+ * ```ts
+ * import * as v from "valibot";
+ * export const echo = defineTool({
+ *   name: "echo",
+ *   description: "Returns its input.",
+ *   input: v.strictObject({ text: v.string() }),
+ *   output: v.object({ text: v.string() }),
+ *   run: ({ text }) => ({ text }),
+ * });
+ * ```
+ */
+export interface Tool<I extends ObjectSchema = ObjectSchema, O extends ObjectSchema = ObjectSchema> {
+  /** Unique tool name as clients call it (snake_case). */
+  readonly name: string;
+  /** Short human title. */
+  readonly title: string;
+  /** What the tool does, its method and reference, units, limits, and when to use it. */
+  readonly description: string;
+  /** Arguments schema; arguments are validated against it before `run`. */
+  readonly input: I;
+  /** Result schema; every successful result conforms to it. */
+  readonly output: O;
+  /** Computes the result; throws `ChemError` for chemistry-domain failures. */
+  readonly run: (args: v.InferOutput<I>) => v.InferInput<O> | Promise<v.InferInput<O>>;
+}
+
+/** Identity helper that lets TypeScript infer a tool's argument and result types from its schemas. */
+export function defineTool<I extends ObjectSchema, O extends ObjectSchema>(tool: Tool<I, O>): Tool<I, O> {
+  return tool;
+}

@@ -1,0 +1,80 @@
+/**
+ * The stdio transport without I/O: bytes from stdin go in through {@link StdioSession.push}, response lines come
+ * out through the `write` callback. Requests are served concurrently and answered as they finish; writes are
+ * serialised so lines never interleave.
+ *
+ * @module
+ */
+import { ProtocolError } from "../errors.ts";
+import { toErrorObject } from "../protocol/errors.ts";
+import { errorResponse, MAX_REQUEST_BYTES, tooLargeError } from "../protocol/jsonrpc.ts";
+import type { Connection, Reply } from "../protocol/server.ts";
+import { type LineEvent, LineSplitter } from "./lines.ts";
+
+/** Writes one complete line (the callback adds nothing; the text already ends in `\n`). */
+export type LineWriter = (line: string) => void | Promise<void>;
+
+/**
+ * One stdio connection.
+ *
+ * @example
+ * ```ts
+ * const session = new StdioSession(server.connect(), (line) => process.stdout.write(line));
+ * process.stdin.on("data", (chunk) => session.push(chunk));
+ * process.stdin.on("end", () => session.end().then(() => process.exit(0)));
+ * ```
+ */
+export class StdioSession {
+  readonly #connection: Connection;
+  readonly #write: LineWriter;
+  readonly #splitter: LineSplitter;
+  readonly #inFlight = new Set<Promise<void>>();
+  #output: Promise<void> = Promise.resolve();
+
+  /**
+   * @param connection Protocol connection (holds the dialect pin).
+   * @param write Sink for response lines.
+   * @param maxBytes Largest accepted line (1 MiB by default).
+   */
+  constructor(connection: Connection, write: LineWriter, maxBytes: number = MAX_REQUEST_BYTES) {
+    this.#connection = connection;
+    this.#write = write;
+    this.#splitter = new LineSplitter(maxBytes);
+  }
+
+  /** Feeds bytes read from stdin. */
+  push(chunk: Uint8Array): void {
+    for (const event of this.#splitter.push(chunk)) this.#dispatch(event);
+  }
+
+  /** Stdin closed: serve the last unterminated line, wait for every answer, then resolve. */
+  async end(): Promise<void> {
+    for (const event of this.#splitter.end()) this.#dispatch(event);
+    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
+    await this.#output;
+  }
+
+  #dispatch(event: LineEvent): void {
+    switch (event.kind) {
+      case "oversize":
+        return this.#send({ text: errorResponse(null, toErrorObject(tooLargeError(event.bytes))) });
+      case "invalid_utf8":
+        return this.#send({
+          text: errorResponse(
+            null,
+            toErrorObject(new ProtocolError("parse_error", "Parse error: invalid UTF-8")),
+          ),
+        });
+      case "line": {
+        const job = this.#connection.handle(event.text).then((reply) => reply && this.#send(reply));
+        this.#inFlight.add(job);
+        void job.finally(() => this.#inFlight.delete(job));
+      }
+    }
+  }
+
+  #send(reply: Reply): void {
+    const line = `${reply.text}\n`;
+    this.#output = this.#output.then(() => this.#write(line));
+  }
+}

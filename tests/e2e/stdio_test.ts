@@ -1,0 +1,148 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { collect, LineClient, runServer, startServer } from "../helpers/process.ts";
+import { initialize, modern, MODERN_META, request } from "../helpers/protocol.ts";
+
+const lines = (text: string) => text.split("\n").filter((l) => l.length > 0);
+
+test("stdio: --version and --help print to stdout and exit 0", async () => {
+  const version = await runServer(["--version"]);
+  assert.equal(version.code, 0);
+  assert.equal(version.stdout, "chem-mcp 1.1.0\n");
+  const help = await runServer(["--help"]);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /--transport stdio\|streamable-http/);
+  assert.match(help.stdout, /--allowed-origin/);
+});
+
+test("stdio: unknown options and HTTP-only options with stdio exit 2 with one stderr line", async () => {
+  for (
+    const args of [
+      ["--bogus"],
+      ["--port", "3000"],
+      ["--transport", "stdio", "--bind", "127.0.0.1"],
+      ["--allow-non-loopback"],
+      ["--allowed-origin", "http://localhost:5173"],
+      ["--max-concurrency", "4"],
+      ["--transport", "carrier-pigeon"],
+      ["--transport", "streamable-http", "--port", "70000"],
+      ["--transport", "streamable-http", "--bind", "0.0.0.0"],
+      ["--transport", "streamable-http", "--allowed-origin", "http://x.test/path"],
+      ["positional"],
+    ]
+  ) {
+    const r = await runServer(args);
+    assert.equal(r.code, 2, args.join(" "));
+    assert.equal(r.stdout, "", args.join(" "));
+    assert.equal(lines(r.stderr).length, 1, `${args.join(" ")}: ${r.stderr}`);
+  }
+});
+
+test("stdio: exits 0 on EOF with no input and prints nothing on stdout", async () => {
+  const r = await runServer([]);
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, "");
+});
+
+test("stdio: legacy transcript is byte-exact", async () => {
+  const input = [
+    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},' +
+    '"clientInfo":{"name":"golden","version":"1"}}}',
+    '{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}',
+    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"canonical_smiles","arguments":{"smiles":"OCC"}}}',
+  ];
+  // One request at a time so the transcript order is fixed.
+  const client = new LineClient(startServer());
+  const out: string[] = [];
+  for (const line of input) {
+    const parsed = JSON.parse(line) as { id?: number };
+    if (parsed.id === undefined) {
+      client.write(`${line}\n`);
+      continue;
+    }
+    out.push(JSON.stringify(await client.request(parsed as Record<string, unknown>)));
+  }
+  assert.equal(await client.close(), 0);
+  assert.deepEqual(out, [
+    '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2024-11-05","capabilities":{"tools":{"listChanged":false}},' +
+    '"serverInfo":{"name":"chem-mcp","version":"1.1.0"}}}',
+    '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"{\\"smiles\\":\\"OCC\\",\\"canonical_smiles\\":' +
+    '\\"CCO\\"}"}]}}',
+  ]);
+  assert.equal(client.received.length, 2, "the notification got no answer");
+});
+
+test("stdio: bad input never kills the server and stdout carries only JSON-RPC", async () => {
+  const client = new LineClient(startServer());
+  client.write("this is not json\n");
+  client.write("[1,2,3]\n");
+  client.write(new Uint8Array([0xff, 0xfe, 0x0a]));
+  client.write("\n\n   \n");
+  client.write('{"jsonrpc":"2.0","id":"x","method":"tools/call"\n');
+  const discover = await client.request(modern("server/discover"));
+  assert.ok(discover.result);
+  const call = await client.request(
+    modern("tools/call", { name: "parse_smiles", arguments: { smiles: "c1ccccc1" } }),
+  );
+  assert.equal(
+    (call.result as { structuredContent: { atom_count: number } }).structuredContent.atom_count,
+    6,
+  );
+  assert.equal(await client.close(), 0);
+  assert.deepEqual(client.garbage, []);
+  const errors = client.received.filter((m) => m.error).map((m) => (m.error as { code: number }).code);
+  assert.deepEqual(errors.sort(), [-32600, -32700, -32700, -32700].sort());
+});
+
+test("stdio: a 1 MiB + 1 byte line is refused and the next request is served", async () => {
+  const client = new LineClient(startServer());
+  const filler = "C".repeat(1_048_576);
+  const tooBig = JSON.stringify(
+    modern("tools/call", { name: "canonical_smiles", arguments: { smiles: filler } }),
+  );
+  const tooBigAnswer = client.waitFor("null");
+  client.write(`${tooBig}\n`);
+  const refused = await tooBigAnswer;
+  assert.equal((refused.error as { code: number }).code, -32600);
+  const ok = await client.request(
+    modern("tools/call", { name: "canonical_smiles", arguments: { smiles: "OCC" } }),
+  );
+  assert.equal(
+    (ok.result as { structuredContent: { canonical_smiles: string } }).structuredContent.canonical_smiles,
+    "CCO",
+  );
+  assert.equal(await client.close(), 0);
+});
+
+test("stdio: 64 requests in flight are all answered, pinned modern", async () => {
+  const client = new LineClient(startServer());
+  const requests = Array.from(
+    { length: 64 },
+    (_, i) =>
+      modern("tools/call", {
+        name: "canonical_smiles",
+        arguments: { smiles: "C".repeat(1 + (i % 10)) + "O" },
+      }),
+  );
+  client.write(requests.map((r) => `${JSON.stringify(r)}\n`).join(""));
+  const answers = await Promise.all(requests.map((r) => client.waitFor(JSON.stringify(r.id))));
+  assert.equal(answers.length, 64);
+  for (const [i, a] of answers.entries()) {
+    const expected = "C".repeat(1 + (i % 10)) + "O";
+    assert.equal(
+      (a.result as { structuredContent: { canonical_smiles: string } }).structuredContent.canonical_smiles,
+      expected,
+    );
+  }
+  const switchTry = await client.request(initialize());
+  assert.equal((switchTry.error as { code: number }).code, -32010);
+  assert.equal(await client.close(), 0);
+});
+
+test("stdio: a final request without a trailing newline is still answered before exit", async () => {
+  const child = startServer();
+  const r = await collect(child, JSON.stringify(request("server/discover", { _meta: MODERN_META })));
+  assert.equal(r.code, 0);
+  const reply = JSON.parse(r.stdout) as { result: { serverInfo: { name: string } } };
+  assert.equal(reply.result.serverInfo.name, "chem-mcp");
+});

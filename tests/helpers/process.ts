@@ -1,0 +1,158 @@
+/**
+ * Spawns the real server process for end-to-end tests, under the runtime running the tests: `deno run -A mod.ts`
+ * under Deno, `node dist/src/runtime/node.js` under Node. `CHEM_MCP_SERVER_CMD` (a JSON array) overrides the
+ * command, so the same suite runs against a compiled binary or an installed npm package.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+
+/** True when the tests run under Deno. */
+export const IS_DENO: boolean = "Deno" in globalThis;
+
+function projectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "package.json"))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error("package.json not found above the test helpers");
+    dir = parent;
+  }
+  return dir;
+}
+
+/** The project's root directory. */
+export const ROOT: string = projectRoot();
+
+/** The command line that starts the server (before its own options). */
+export function serverCommand(): [string, string[]] {
+  const override = process.env.CHEM_MCP_SERVER_CMD;
+  if (override) {
+    const [cmd, ...args] = JSON.parse(override) as string[];
+    return [cmd!, args];
+  }
+  return IS_DENO
+    ? [process.execPath, ["run", "-A", join(ROOT, "mod.ts")]]
+    : [process.execPath, [join(ROOT, "dist/src/runtime/node.js")]];
+}
+
+/** Starts the server with extra options. */
+export function startServer(
+  args: string[] = [],
+  env: Record<string, string> = {},
+): ChildProcessWithoutNullStreams {
+  const [cmd, base] = serverCommand();
+  return spawn(cmd, [...base, ...args], { env: { ...process.env, ...env }, stdio: "pipe" });
+}
+
+/** Output and exit status of a finished process. */
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the server with `args`, writes `input` to its stdin, closes stdin and waits for it to exit. */
+export function runServer(args: string[], input = "", timeoutMs = 60_000): Promise<Finished> {
+  const child = startServer(args);
+  return collect(child, input, timeoutMs);
+}
+
+/** Feeds `input`, ends stdin, and collects everything until exit. */
+export function collect(
+  child: ChildProcessWithoutNullStreams,
+  input: string | Uint8Array,
+  timeoutMs = 60_000,
+): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`server did not exit within ${timeoutMs} ms; stderr: ${stderr}`));
+    }, timeoutMs);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(input);
+  });
+}
+
+/**
+ * A line-oriented JSON-RPC client over a child's stdio, for tests that need request/response interleaving.
+ */
+export class LineClient {
+  readonly #child: ChildProcessWithoutNullStreams;
+  readonly #waiting = new Map<string, (message: Record<string, unknown>) => void>();
+  /** Every parsed line received, in order. */
+  readonly received: Record<string, unknown>[] = [];
+  /** Lines on stdout that were not valid JSON (must stay empty). */
+  readonly garbage: string[] = [];
+  #buffer = "";
+
+  /** @param child A spawned server. */
+  constructor(child: ChildProcessWithoutNullStreams) {
+    this.#child = child;
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => this.#onData(chunk));
+  }
+
+  #onData(chunk: string): void {
+    this.#buffer += chunk;
+    let newline: number;
+    while ((newline = this.#buffer.indexOf("\n")) !== -1) {
+      const line = this.#buffer.slice(0, newline);
+      this.#buffer = this.#buffer.slice(newline + 1);
+      let message: Record<string, unknown>;
+      try {
+        message = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        this.garbage.push(line);
+        continue;
+      }
+      this.received.push(message);
+      const key = JSON.stringify(message.id ?? null);
+      const waiter = this.#waiting.get(key);
+      if (waiter) {
+        this.#waiting.delete(key);
+        waiter(message);
+      }
+    }
+  }
+
+  /** Writes raw text (a newline is not added). */
+  write(text: string | Uint8Array): void {
+    this.#child.stdin.write(text);
+  }
+
+  /** Sends a request object and resolves with the response carrying its id. */
+  request(message: Record<string, unknown>, timeoutMs = 30_000): Promise<Record<string, unknown>> {
+    const key = JSON.stringify(message.id);
+    const answer = this.waitFor(key, timeoutMs);
+    this.write(`${JSON.stringify(message)}\n`);
+    return answer;
+  }
+
+  /** Resolves with the next response whose id serialises to `key` (e.g. `null` or `"7"`). */
+  waitFor(key: string, timeoutMs = 30_000): Promise<Record<string, unknown>> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no response for id ${key}`)), timeoutMs);
+      this.#waiting.set(key, (m) => {
+        clearTimeout(timer);
+        resolve(m);
+      });
+    });
+  }
+
+  /** Ends stdin and resolves with the exit code. */
+  close(): Promise<number | null> {
+    return new Promise((resolve) => {
+      this.#child.on("close", (code) => resolve(code));
+      this.#child.stdin.end();
+    });
+  }
+}

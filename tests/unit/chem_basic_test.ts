@@ -1,0 +1,66 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { loadTestRDKit } from "../helpers/rdkit.ts";
+import { canonicalSmiles, summarize } from "../../src/chem/identity.ts";
+import { ecfp4, tanimoto } from "../../src/chem/fingerprint.ts";
+import { smartsMatch } from "../../src/chem/substructure.ts";
+import { ChemError } from "../../src/errors.ts";
+
+await loadTestRDKit();
+
+test("summarize aspirin: 13 heavy atoms, 13 bonds, MW 180.159 g/mol", () => {
+  const s = summarize("CC(=O)Oc1ccccc1C(=O)O");
+  assert.equal(s.atom_count, 13);
+  assert.equal(s.bond_count, 13);
+  assert.equal(s.atom_count_with_hydrogens, 21);
+  assert.ok(Math.abs(s.molecular_weight - 180.159) < 0.01);
+  assert.equal(s.fragment_count, 1);
+});
+
+test("canonical SMILES is the same for different spellings", () => {
+  assert.equal(canonicalSmiles("OCC"), "CCO");
+  assert.equal(canonicalSmiles("C(O)C"), "CCO");
+  assert.equal(canonicalSmiles("c1ccccc1"), canonicalSmiles("C1=CC=CC=C1"));
+});
+
+test("invalid SMILES throws a typed ChemError", () => {
+  for (const bad of ["C1CC", "", "   ", "Xy", "C(C", "CC>>CC"]) {
+    assert.throws(
+      () => canonicalSmiles(bad),
+      (e: unknown) => e instanceof ChemError && e.code === "INVALID_SMILES",
+    );
+  }
+});
+
+test("ecfp4 of ethanol has 6 bits and 512 hex digits", () => {
+  const fp = ecfp4("CCO");
+  assert.equal(fp.hex.length, 512);
+  assert.equal(fp.popcount, 6);
+  assert.deepEqual(fp.on_bits, [80, 222, 294, 807, 1057, 1410]);
+  const bit = (i: number) => (parseInt(fp.hex.slice((i >> 3) * 2, (i >> 3) * 2 + 2), 16) >> (i & 7)) & 1;
+  for (const i of fp.on_bits) assert.equal(bit(i), 1);
+});
+
+test("tanimoto: identity 1, symmetric, unrelated small", () => {
+  assert.equal(tanimoto("CCO", "OCC").similarity, 1);
+  const ab = tanimoto("CC(=O)Oc1ccccc1C(=O)O", "OC(=O)c1ccccc1O").similarity;
+  const ba = tanimoto("OC(=O)c1ccccc1O", "CC(=O)Oc1ccccc1C(=O)O").similarity;
+  assert.equal(ab, ba);
+  assert.ok(ab > 0.3 && ab < 0.8, `aspirin/salicylic acid ${ab}`);
+  assert.ok(tanimoto("CCCCCCCC", "c1ccncc1").similarity < 0.1);
+});
+
+test("smarts match counts unique matches and reports atom maps", () => {
+  const r = smartsMatch("OC(=O)c1ccccc1O", "[OX2H]");
+  assert.equal(r.match_count, 2);
+  assert.deepEqual(r.matches, [[0], [9]]);
+  assert.equal(smartsMatch("CCCC", "c").matched, false);
+  assert.equal(smartsMatch("CCCC", "c").match_count, 0);
+  const t = smartsMatch("CCCCCC", "C", 3);
+  assert.equal(t.match_count, 3);
+  assert.equal(t.truncated, true);
+  assert.throws(
+    () => smartsMatch("CC", "[C"),
+    (e: unknown) => e instanceof ChemError && e.code === "INVALID_SMARTS",
+  );
+});
