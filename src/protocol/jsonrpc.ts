@@ -133,9 +133,16 @@ function invalid(id: JsonRpcId | null, message: string, data?: unknown): Decoded
   return { kind: "error", id, error: new ProtocolError("invalid_request", message, data) };
 }
 
+/** A result already serialised to JSON, so hot paths serialise each value once. */
+export class RawJson {
+  /** @param json Valid JSON text. */
+  constructor(readonly json: string) {}
+}
+
 /** Serialises a success response; key order is fixed (`jsonrpc`, `id`, `result`). */
 export function resultResponse(id: JsonRpcId, result: unknown): string {
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${JSON.stringify(result)}}`;
+  const body = result instanceof RawJson ? result.json : JSON.stringify(result);
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${body}}`;
 }
 
 /** Serialises an error response; key order is fixed (`jsonrpc`, `id`, `error`). */

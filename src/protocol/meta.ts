@@ -19,6 +19,9 @@ export const META_KEYS = {
   clientInfo: "io.modelcontextprotocol/clientInfo",
 } as const;
 
+/** `_meta` key under which modern results carry the server's name and version. */
+export const SERVER_INFO_META_KEY = "io.modelcontextprotocol/serverInfo";
+
 const MODERN_PREFIX = "io.modelcontextprotocol/";
 
 /** Validated modern request metadata. */

@@ -16,9 +16,15 @@ import {
   errorResponse,
   type JsonRpcId,
   type JsonRpcRequest,
+  RawJson,
   resultResponse,
 } from "./jsonrpc.ts";
-import { LEGACY_PROTOCOL_VERSION, SUPPORTED_MODERN_VERSIONS, validateModernMeta } from "./meta.ts";
+import {
+  LEGACY_PROTOCOL_VERSION,
+  SERVER_INFO_META_KEY,
+  SUPPORTED_MODERN_VERSIONS,
+  validateModernMeta,
+} from "./meta.ts";
 
 /** Name and version reported to clients. */
 export interface ServerInfo {
@@ -60,7 +66,7 @@ export const TOOLS_LIST_TTL_MS = 86_400_000;
  */
 export class McpServer {
   readonly #options: ServerOptions;
-  readonly #cache: Record<Dialect, { list: unknown; init: unknown }>;
+  readonly #cache: Record<Dialect, { list: RawJson; init: RawJson }>;
 
   /** @param options Registry, identity and logging. */
   constructor(options: ServerOptions) {
@@ -69,18 +75,27 @@ export class McpServer {
     const capabilities = { tools: { listChanged: false } };
     this.#cache = {
       legacy: {
-        list: { tools },
-        init: { protocolVersion: LEGACY_PROTOCOL_VERSION, capabilities, serverInfo: options.info },
+        // 2024-11-05 tools have no outputSchema, and a client that knows outputSchema rejects a result without
+        // structuredContent, which legacy results do not carry (docs/decisions.md).
+        list: raw({
+          tools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+        }),
+        init: raw({ protocolVersion: LEGACY_PROTOCOL_VERSION, capabilities, serverInfo: options.info }),
       },
       modern: {
-        list: { resultType: "complete", tools, ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "public" },
-        init: {
+        list: raw({ resultType: "complete", tools, ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "public" }),
+        // serverInfo appears in the body and, where the 2026-07-28 SDKs read it, in _meta; the registry is static
+        // per process, so the discovery result may be cached like tools/list.
+        init: raw({
+          _meta: { [SERVER_INFO_META_KEY]: options.info },
           resultType: "complete",
           supportedVersions: [...SUPPORTED_MODERN_VERSIONS],
           capabilities,
           serverInfo: options.info,
           ...(options.instructions ? { instructions: options.instructions } : {}),
-        },
+          ttlMs: TOOLS_LIST_TTL_MS,
+          cacheScope: "public",
+        }),
       },
     };
   }
@@ -219,6 +234,10 @@ export class Connection {
     this.#pin = dialect;
     return dialect;
   }
+}
+
+function raw(value: unknown): RawJson {
+  return new RawJson(JSON.stringify(value));
 }
 
 function unknownMethod(method: string): ProtocolError {

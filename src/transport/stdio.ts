@@ -11,7 +11,7 @@ import { errorResponse, MAX_REQUEST_BYTES, tooLargeError } from "../protocol/jso
 import type { Connection, Reply } from "../protocol/server.ts";
 import { type LineEvent, LineSplitter } from "./lines.ts";
 
-/** Writes one complete line (the callback adds nothing; the text already ends in `\n`). */
+/** Writes one or more complete lines (each already ends in `\n`). */
 export type LineWriter = (line: string) => void | Promise<void>;
 
 /**
@@ -29,7 +29,8 @@ export class StdioSession {
   readonly #write: LineWriter;
   readonly #splitter: LineSplitter;
   readonly #inFlight = new Set<Promise<void>>();
-  #output: Promise<void> = Promise.resolve();
+  #pending: string[] = [];
+  #flushing: Promise<void> | undefined;
 
   /**
    * @param connection Protocol connection (holds the dialect pin).
@@ -51,7 +52,7 @@ export class StdioSession {
   async end(): Promise<void> {
     for (const event of this.#splitter.end()) this.#dispatch(event);
     while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
-    await this.#output;
+    while (this.#flushing) await this.#flushing;
   }
 
   #dispatch(event: LineEvent): void {
@@ -74,7 +75,17 @@ export class StdioSession {
   }
 
   #send(reply: Reply): void {
-    const line = `${reply.text}\n`;
-    this.#output = this.#output.then(() => this.#write(line));
+    this.#pending.push(`${reply.text}\n`);
+    this.#flushing ??= this.#flush();
+  }
+
+  /** Writes every queued line, coalescing lines that pile up during a write into one write. */
+  async #flush(): Promise<void> {
+    while (this.#pending.length > 0) {
+      const batch = this.#pending.join("");
+      this.#pending = [];
+      await this.#write(batch);
+    }
+    this.#flushing = undefined;
   }
 }

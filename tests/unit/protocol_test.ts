@@ -387,3 +387,18 @@ test("limits: 100,000 levels of brackets do not crash the parser", async () => {
   const r = await send(server.connect(), "[".repeat(100_000) + "]".repeat(100_000));
   assert.equal(r?.error?.code, -32600);
 });
+
+test("dialect shaping: legacy tools/list has the 2024-11-05 tool shape (no outputSchema)", async () => {
+  const conn = server.connect();
+  await send(conn, initialize());
+  const tools = (await send(conn, request("tools/list", {})))?.result?.tools as Record<string, unknown>[];
+  for (const tool of tools) assert.deepEqual(Object.keys(tool), ["name", "description", "inputSchema"]);
+});
+
+test("dialect shaping: modern discover carries serverInfo in _meta too", async () => {
+  const r = await send(server.connect(), modern("server/discover"));
+  assert.deepEqual(
+    (r?.result?._meta as Record<string, unknown>)["io.modelcontextprotocol/serverInfo"],
+    { name: "chem-mcp", version: "1.1.0" },
+  );
+});

@@ -1,0 +1,18 @@
+/**
+ * One valid example call per tool, used by the end-to-end suites that call every tool. A tool missing here makes
+ * those suites fail, so a new tool cannot ship without an end-to-end call.
+ */
+export const TOOL_EXAMPLES: Readonly<Record<string, Record<string, unknown>>> = {
+  parse_smiles: { smiles: "CC(=O)Oc1ccccc1C(=O)O" },
+  canonical_smiles: { smiles: "OCC" },
+  ecfp4: { smiles: "c1ccccc1O" },
+  tanimoto: { smiles_a: "CC(=O)Oc1ccccc1C(=O)O", smiles_b: "OC(=O)c1ccccc1O" },
+  smarts_match: { smiles: "OC(=O)c1ccccc1O", smarts: "[OX2H]" },
+};
+
+/** The example arguments of `name`, or a thrown error naming the missing tool. */
+export function exampleFor(name: string): Record<string, unknown> {
+  const args = TOOL_EXAMPLES[name];
+  if (!args) throw new Error(`no example arguments for tool '${name}' in tests/helpers/examples.ts`);
+  return args;
+}
