@@ -4,11 +4,15 @@
  *   1. static checks: deno fmt --check, deno lint, deno check, tsc (the Node build)
  *   2. the whole suite under Deno (`deno test`)
  *   3. the same suite under Node (`node --test` on the tsc output)
+ *   4. the end-to-end suites (stdio, SDK clients, HTTP) against the shipped artefacts: the single-executable
+ *      binary run from a directory with no node_modules, and the npm tarball installed into an empty project and
+ *      started with `npx chem-mcp`
  *
- * Usage: deno run -A scripts/test.ts [--only deno|node] [extra test paths]
+ * Usage: deno run -A scripts/test.ts [--only deno|node|artifacts]
  */
 import { spawn } from "node:child_process";
-import { rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import process from "node:process";
 
 interface Outcome {
@@ -62,14 +66,67 @@ async function denoTests(): Promise<Outcome> {
   return code !== 0 && outcome.failed === 0 ? { ...outcome, failed: 1 } : outcome;
 }
 
-async function nodeTests(): Promise<Outcome> {
-  console.log("\n== node --test (dist/)");
-  const { code, out } = await run("node", ["--test", "--test-concurrency=1", "dist/tests/"]);
+async function nodeTests(
+  title = "node --test (dist/)",
+  paths = ["dist/tests/"],
+  env: Record<string, string> = {},
+): Promise<Outcome> {
+  console.log(`\n== ${title}`);
+  const { code, out } = await run("node", ["--test", "--test-concurrency=1", ...paths], env);
   const pass = /^# pass (\d+)$/m.exec(out);
   const fail = /^# fail (\d+)$/m.exec(out);
   if (!pass || !fail) return { passed: 0, failed: 1 };
   const outcome = { passed: Number(pass[1]), failed: Number(fail[1]) };
   return code !== 0 && outcome.failed === 0 ? { ...outcome, failed: 1 } : outcome;
+}
+
+/** End-to-end suites that start the server as a process, so they can target any artefact. */
+function e2ePaths(): string[] {
+  return ["dist/tests/e2e/", "dist/tests/http/"].filter((dir) =>
+    existsSync(dir) && readdirSync(dir).length > 0
+  );
+}
+
+async function seaBinaryTests(): Promise<Outcome> {
+  const dir = resolve(".cache/artifacts/sea");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const built = await check("build single-executable binary", deno, [
+    "run",
+    "-A",
+    "scripts/build_sea.ts",
+    "--out",
+    `${dir}/chem-mcp`,
+  ]);
+  if (built.failed) return built;
+  return nodeTests("e2e against the single-executable binary (no node_modules)", e2ePaths(), {
+    CHEM_MCP_SERVER_CMD: JSON.stringify([`${dir}/chem-mcp`]),
+    CHEM_MCP_SERVER_CWD: dir,
+  });
+}
+
+async function npmPackageTests(): Promise<Outcome> {
+  const dir = resolve(".cache/artifacts/npm");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  console.log("\n== npm pack");
+  const packed = await run("npm", ["pack", "--silent", "--pack-destination", dir]);
+  const tarball = packed.out.trim().split("\n").pop()!;
+  if (packed.code !== 0 || !tarball.endsWith(".tgz")) return { passed: 0, failed: 1 };
+  writeFileSync(`${dir}/package.json`, JSON.stringify({ name: "chem-mcp-install-test", private: true }));
+  const installed = await check("npm install the tarball into an empty project", "npm", [
+    "install",
+    "--prefix",
+    dir,
+    "--no-audit",
+    "--no-fund",
+    `${dir}/${tarball}`,
+  ]);
+  if (installed.failed) return installed;
+  return nodeTests("e2e against `npx chem-mcp` from the installed tarball", e2ePaths(), {
+    CHEM_MCP_SERVER_CMD: JSON.stringify(["npx", "--no-install", "chem-mcp"]),
+    CHEM_MCP_SERVER_CWD: dir,
+  });
 }
 
 const results: Outcome[] = [];
@@ -80,8 +137,13 @@ rmSync("dist", { recursive: true, force: true });
 results.push(
   await check("tsc (Node build)", "node", ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json"]),
 );
-if (only !== "node") results.push(await denoTests());
-if (only !== "deno") results.push(await nodeTests());
+const runs = (part: string) => only === undefined || only === part;
+if (runs("deno")) results.push(await denoTests());
+if (runs("node")) results.push(await nodeTests());
+if (runs("artifacts")) {
+  results.push(await seaBinaryTests());
+  results.push(await npmPackageTests());
+}
 
 const total = results.reduce((a, b) => ({ passed: a.passed + b.passed, failed: a.failed + b.failed }));
 console.log(`\n${total.passed} passed, ${total.failed} failed`);

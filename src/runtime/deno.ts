@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { createRequire } from "node:module";
+import rdkitWasm from "./rdkit_wasm_deno.js";
 import { main, type Platform } from "../main.ts";
 
 const encoder = new TextEncoder();
@@ -17,7 +17,7 @@ export const denoPlatform: Platform = {
       written += await Deno.stdout.write(bytes.subarray(written));
     }
   },
-  loadWasm: () => Deno.readFile(createRequire(import.meta.url).resolve("@rdkit/rdkit/RDKit_minimal.wasm")),
+  loadWasm: () => Promise.resolve(rdkitWasm),
   readStdin: async (onChunk) => {
     for await (const chunk of Deno.stdin.readable) onChunk(chunk);
   },

@@ -9,7 +9,22 @@ import { createRequire } from "node:module";
 import process from "node:process";
 import { main, type Platform } from "../main.ts";
 
-const require = createRequire(import.meta.url);
+/** Name of the RDKit WebAssembly asset inside a single-executable build (scripts/build_sea.ts). */
+export const SEA_WASM_ASSET = "RDKit_minimal.wasm";
+
+/** The part of `node:sea` we use (typed here because Deno, which also checks this file, has no such module). */
+interface SeaModule {
+  isSea(): boolean;
+  getAsset(key: string): ArrayBuffer;
+}
+
+/** The RDKit WebAssembly: an embedded asset in a single executable, else the file in node_modules. */
+async function loadWasm(): Promise<BufferSource> {
+  // node:sea is looked up at run time: Deno type-checks this file too and has no such module.
+  const sea = process.getBuiltinModule?.("node:sea") as SeaModule | undefined;
+  if (sea?.isSea()) return sea.getAsset(SEA_WASM_ASSET);
+  return await readFile(createRequire(import.meta.url).resolve("@rdkit/rdkit/RDKit_minimal.wasm"));
+}
 
 /** Node bindings of {@link Platform}. */
 export const nodePlatform: Platform = {
@@ -18,7 +33,7 @@ export const nodePlatform: Platform = {
     new Promise((resolve, reject) =>
       process.stdout.write(text, (error) => (error ? reject(error) : resolve()))
     ),
-  loadWasm: async () => await readFile(require.resolve("@rdkit/rdkit/RDKit_minimal.wasm")),
+  loadWasm,
   readStdin: (onChunk) =>
     new Promise((resolve, reject) => {
       process.stdin.on("data", (chunk: Buffer) => onChunk(chunk));
@@ -28,4 +43,5 @@ export const nodePlatform: Platform = {
   serveHttp: () => Promise.reject(new Error("streamable-http is not available in this build yet")),
 };
 
-process.exitCode = await main(process.argv.slice(2), nodePlatform);
+// No top-level await: the single-executable build bundles this file as CommonJS.
+main(process.argv.slice(2), nodePlatform).then((code) => (process.exitCode = code));

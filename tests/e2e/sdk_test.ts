@@ -23,6 +23,7 @@ import { TOOLS } from "../../src/tools/registry.ts";
 import { toolRegistry } from "../../src/server.ts";
 
 const [command, args] = serverCommand();
+const cwd = process.env.CHEM_MCP_SERVER_CWD;
 const env = Object.fromEntries(
   Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
 );
@@ -50,7 +51,7 @@ test("SDK v2 client, pinned 2026-07-28: discover, list and call every tool", asy
   const client = new Client({ name: "chem-mcp-e2e", version: "1.0.0" }, {
     versionNegotiation: { mode: { pin: "2026-07-28" } },
   });
-  await client.connect(new StdioClientTransport({ command, args, env }));
+  await client.connect(new StdioClientTransport({ command, args, env, ...(cwd ? { cwd } : {}) }));
   try {
     assert.equal(client.getProtocolEra(), "modern");
     assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
@@ -80,7 +81,7 @@ test("SDK v2 client, auto negotiation: picks the modern era", async () => {
   const client = new Client({ name: "chem-mcp-e2e", version: "1.0.0" }, {
     versionNegotiation: { mode: "auto", probe: { timeoutMs: 20_000 } },
   } as never);
-  await client.connect(new StdioClientTransport({ command, args, env }));
+  await client.connect(new StdioClientTransport({ command, args, env, ...(cwd ? { cwd } : {}) }));
   try {
     assert.equal(client.getProtocolEra(), "modern");
     const r = await client.callTool({ name: "canonical_smiles", arguments: { smiles: "C(O)C" } });
@@ -92,7 +93,7 @@ test("SDK v2 client, auto negotiation: picks the modern era", async () => {
 
 test("SDK v2 client, legacy mode: the 2024-11-05 handshake works too", async () => {
   const client = new Client({ name: "chem-mcp-e2e", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command, args, env }));
+  await client.connect(new StdioClientTransport({ command, args, env, ...(cwd ? { cwd } : {}) }));
   try {
     assert.equal(client.getProtocolEra(), "legacy");
     assert.equal(client.getNegotiatedProtocolVersion(), "2024-11-05");
@@ -107,7 +108,7 @@ test("SDK v2 client, legacy mode: the 2024-11-05 handshake works too", async () 
 
 test("SDK v1 client (legacy dialect): initialize, list and call every tool", async () => {
   const client = new ClientV1({ name: "chem-mcp-e2e-v1", version: "1.0.0" });
-  await client.connect(new StdioClientTransportV1({ command, args, env }));
+  await client.connect(new StdioClientTransportV1({ command, args, env, ...(cwd ? { cwd } : {}) }));
   try {
     assert.equal(client.getServerVersion()?.name, "chem-mcp");
     assert.equal(client.getServerVersion()?.version, "1.1.0");

@@ -1,7 +1,8 @@
 /**
  * Spawns the real server process for end-to-end tests, under the runtime running the tests: `deno run -A mod.ts`
  * under Deno, `node dist/src/runtime/node.js` under Node. `CHEM_MCP_SERVER_CMD` (a JSON array) overrides the
- * command, so the same suite runs against a compiled binary or an installed npm package.
+ * command, so the same suite runs against a compiled binary or an installed npm package; `CHEM_MCP_SERVER_CWD`
+ * sets its working directory (e.g. one with no node_modules).
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -43,7 +44,12 @@ export function startServer(
   env: Record<string, string> = {},
 ): ChildProcessWithoutNullStreams {
   const [cmd, base] = serverCommand();
-  return spawn(cmd, [...base, ...args], { env: { ...process.env, ...env }, stdio: "pipe" });
+  const cwd = process.env.CHEM_MCP_SERVER_CWD;
+  return spawn(cmd, [...base, ...args], {
+    env: { ...process.env, ...env },
+    stdio: "pipe",
+    ...(cwd ? { cwd } : {}),
+  });
 }
 
 /** Output and exit status of a finished process. */

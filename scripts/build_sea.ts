@@ -1,0 +1,60 @@
+/**
+ * Builds a self-contained Linux `chem-mcp` executable with Node's single-executable-application support: the Node
+ * entry bundled to one CommonJS file by esbuild, the RDKit WebAssembly embedded as an SEA asset (read back with
+ * `node:sea` `getAsset`), the blob injected into a copy of the running `node` binary with postject.
+ *
+ * This is the binary we can build and test on a machine that cannot download Deno's `denort` (see
+ * scripts/compile.ts for the `deno compile` binaries).
+ *
+ * Usage: deno run -A scripts/build_sea.ts [--out dist/bin/chem-mcp]
+ */
+import { execFileSync } from "node:child_process";
+import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, resolve } from "node:path";
+import process from "node:process";
+import * as esbuild from "esbuild";
+
+const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
+const require = createRequire(import.meta.url);
+const outIndex = process.argv.indexOf("--out");
+const output = resolve(outIndex > -1 ? process.argv[outIndex + 1]! : "dist/bin/chem-mcp");
+const work = resolve(".cache/sea");
+mkdirSync(work, { recursive: true });
+mkdirSync(dirname(output), { recursive: true });
+
+const bundle = `${work}/chem-mcp.cjs`;
+await esbuild.build({
+  entryPoints: ["src/runtime/node.ts"],
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  outfile: bundle,
+  logLevel: "warning",
+  // import.meta.url is only used outside a single executable (to find node_modules); silence the CJS warning.
+  define: { "import.meta.url": "undefined" },
+});
+await esbuild.stop();
+
+const config = `${work}/sea-config.json`;
+const blob = `${work}/sea-prep.blob`;
+writeFileSync(
+  config,
+  JSON.stringify({
+    main: bundle,
+    output: blob,
+    disableExperimentalSEAWarning: true,
+    assets: { "RDKit_minimal.wasm": require.resolve("@rdkit/rdkit/RDKit_minimal.wasm") },
+  }),
+);
+const node = execFileSync("node", ["-p", "process.execPath"], { encoding: "utf8" }).trim();
+execFileSync(node, ["--experimental-sea-config", config], { stdio: "inherit" });
+copyFileSync(node, output);
+chmodSync(output, 0o755);
+execFileSync(
+  "node",
+  [require.resolve("postject/dist/cli.js"), output, "NODE_SEA_BLOB", blob, "--sentinel-fuse", SEA_FUSE],
+  { stdio: ["ignore", "ignore", "inherit"] },
+);
+console.error(`built ${output}`);
