@@ -11,7 +11,6 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
 import type { StdioClientTransport as StdioV1Type } from "@modelcontextprotocol/sdk/client/stdio";
 // The v1 package maps ".js" subpaths to types through a wildcard Deno cannot follow; the import itself is fine.
-// deno-lint-ignore ban-ts-comment
 // @ts-ignore: types come from the extensionless import above
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 
