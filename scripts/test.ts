@@ -1,7 +1,7 @@
 /**
  * Runs every check and test under both runtimes and prints one closing line `N passed, N failed`.
  *
- *   1. static checks: deno fmt --check, deno lint, deno check, tsc (the Node build)
+ *   1. static checks: deno fmt --check, deno lint, deno check, deno publish --dry-run, tsc (the Node build)
  *   2. the whole suite under Deno (`deno test`)
  *   3. the same suite under Node (`node --test` on the tsc output)
  *   4. the end-to-end suites (stdio, SDK clients, HTTP) against the shipped artefacts: the single-executable
@@ -133,6 +133,7 @@ const results: Outcome[] = [];
 results.push(await check("format", deno, ["fmt", "--check"]));
 results.push(await check("lint", deno, ["lint"]));
 results.push(await check("deno check", deno, ["check", "."]));
+results.push(await check("JSR package (deno publish --dry-run)", deno, ["publish", "--dry-run", "--allow-dirty"]));
 rmSync("dist", { recursive: true, force: true });
 results.push(
   await check("tsc (Node build)", "node", ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json"]),

@@ -23,6 +23,52 @@ export type ChemErrorCode =
   | "LOOKUP_UNREACHABLE"
   | "LOOKUP_BAD_RESPONSE";
 
+/** What each chemistry error code means and what the caller should change (rendered into docs/tools.md). */
+export const CHEM_ERROR_DOCS: Readonly<Record<ChemErrorCode, { meaning: string; fix: string }>> = {
+  INVALID_SMILES: {
+    meaning: "RDKit could not parse the SMILES (or it is empty, has whitespace or a reaction arrow).",
+    fix: "Fix ring-closure digits, brackets, element symbols or valences.",
+  },
+  INVALID_SMARTS: { meaning: "RDKit could not parse the SMARTS pattern.", fix: "Fix the pattern." },
+  INVALID_MOLJSON: {
+    meaning: "The MolJSON is malformed; the message names the atom or bond.",
+    fix: "Fix it.",
+  },
+  MOLECULE_TOO_LARGE: {
+    meaning: "The input is over the tool's atom or length limit (`details.limit`).",
+    fix: "Send a smaller molecule.",
+  },
+  UNSUPPORTED_MOLECULE: {
+    meaning: "The method does not apply to this molecule (see the tool's notes).",
+    fix: "Use another tool or input.",
+  },
+  NO_COMMON_SUBSTRUCTURE: {
+    meaning: "The molecules share no common substructure.",
+    fix: "Check the inputs.",
+  },
+  COMPUTATION_TIMEOUT: {
+    meaning: "A bounded computation reached its time or iteration limit.",
+    fix: "Raise the limit within its maximum, or simplify the input.",
+  },
+  EMBEDDING_FAILED: {
+    meaning: "3D coordinates could not be generated.",
+    fix: "Check stereochemistry and ring strain.",
+  },
+  NAME_NOT_FOUND: {
+    meaning: "The name lookup service knows no compound by that name.",
+    fix: "Check the spelling or pass a SMILES.",
+  },
+  LOOKUP_TIMEOUT: { meaning: "The name lookup took longer than 10 s.", fix: "Retry later." },
+  LOOKUP_UNREACHABLE: {
+    meaning: "The name lookup service could not be reached.",
+    fix: "Check network access.",
+  },
+  LOOKUP_BAD_RESPONSE: {
+    meaning: "The name lookup service answered something unexpected.",
+    fix: "Retry later or pass a SMILES.",
+  },
+};
+
 /** Base class of every error chem-mcp throws on purpose. */
 export class ChemMcpError extends Error {
   /** @param message What went wrong and, where possible, what to change. */

@@ -1,0 +1,99 @@
+/**
+ * Renders docs/tools.md from the tool registry, so the published schemas and descriptions are the single source
+ * of the documentation. `deno run -A scripts/tools_doc.ts` rewrites the file; a test fails when it is stale.
+ */
+import { CHEM_ERROR_DOCS } from "../src/errors.ts";
+import type { ToolDescriptor } from "../src/tools/registry.ts";
+
+interface Property {
+  type?: string | string[];
+  description?: string;
+  enum?: unknown[];
+  const?: unknown;
+  items?: Property;
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  anyOf?: Property[];
+}
+
+function typeOf(p: Property): string {
+  if (p.const !== undefined) return `\`${JSON.stringify(p.const)}\``;
+  if (p.enum) return p.enum.map((e) => `\`${JSON.stringify(e)}\``).join(" \\| ");
+  if (p.anyOf) return p.anyOf.map(typeOf).join(" \\| ");
+  if (p.type === "array") return `${p.items ? typeOf(p.items) : "any"}[]`;
+  return Array.isArray(p.type) ? p.type.join(" \\| ") : p.type ?? "object";
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+}
+
+function fields(schema: Record<string, unknown>): string {
+  const properties = (schema.properties ?? {}) as Record<string, Property>;
+  const required = new Set((schema.required ?? []) as string[]);
+  const rows = Object.entries(properties).map(([name, p]) => {
+    const bounds = [
+      p.minimum !== undefined ? `≥ ${p.minimum}` : "",
+      p.maximum !== undefined ? `≤ ${p.maximum}` : "",
+      p.default !== undefined ? `default ${JSON.stringify(p.default)}` : "",
+    ].filter(Boolean).join(", ");
+    const note = [p.description ?? "", bounds].filter(Boolean).join(" ");
+    return `| \`${name}\` | ${cell(typeOf(p))} | ${required.has(name) ? "yes" : "no"} | ${cell(note)} |`;
+  });
+  return ["| Field | Type | Required | Description |", "| --- | --- | --- | --- |", ...rows].join("\n");
+}
+
+/** The whole of docs/tools.md for the given descriptors. */
+export function renderToolsDoc(tools: readonly ToolDescriptor[], detailPages: ReadonlySet<string>): string {
+  const parts = [
+    "# Tools",
+    "",
+    "Generated from the tool registry by `scripts/tools_doc.ts`; do not edit by hand. Each tool's input and output " +
+    "are published as JSON Schema 2020-12 in `tools/list`.",
+    "",
+    "| Tool | Title |",
+    "| --- | --- |",
+    ...tools.map((t) => `| [\`${t.name}\`](#${t.name}) | ${t.title} |`),
+    "",
+    "## Chemistry error codes",
+    "",
+    "Modern dialect: a result with `isError: true` and `structuredContent.error.code`. Legacy dialect: JSON-RPC " +
+    "error -32000 with `error.data.code`.",
+    "",
+    "| Code | Meaning | What to do |",
+    "| --- | --- | --- |",
+    ...Object.entries(CHEM_ERROR_DOCS).map(([code, d]) =>
+      `| \`${code}\` | ${cell(d.meaning)} | ${cell(d.fix)} |`
+    ),
+  ];
+  for (const tool of tools) {
+    parts.push(
+      "",
+      `## ${tool.name}`,
+      "",
+      `**${tool.title}.** ${tool.description}`,
+      "",
+      "Input:",
+      "",
+      fields(tool.inputSchema),
+      "",
+      "Output:",
+      "",
+      fields(tool.outputSchema),
+    );
+    if (detailPages.has(tool.name)) {
+      parts.push("", `Method, validation and limits: [tools/${tool.name}.md](tools/${tool.name}.md).`);
+    }
+  }
+  return parts.join("\n") + "\n";
+}
+
+if ((import.meta as { main?: boolean }).main) {
+  const { existsSync, writeFileSync } = await import("node:fs");
+  const { toolRegistry } = await import("../src/server.ts");
+  const tools = toolRegistry().descriptors;
+  const pages = new Set(tools.map((t) => t.name).filter((n) => existsSync(`docs/tools/${n}.md`)));
+  writeFileSync("docs/tools.md", renderToolsDoc(tools, pages));
+  console.error(`wrote docs/tools.md (${tools.length} tools)`);
+}
