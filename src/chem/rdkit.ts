@@ -15,8 +15,12 @@ export type { MainModule as RDKitModule, Mol } from "@rdkit/rdkit";
 
 /** Longest SMILES string accepted anywhere (characters). */
 export const MAX_SMILES_LENGTH = 20_000;
-/** Largest molecule accepted by the general tools (heavy atoms). Heavier tools set lower limits. */
-export const MAX_HEAVY_ATOMS = 1_000;
+/**
+ * Largest molecule accepted by the general tools (heavy atoms). RDKit MinimalLib's recursive algorithms overflow
+ * the WebAssembly stack on long unbranched paths (a 600-atom chain traps in canonicalisation and leaves the module
+ * unusable), so the limit stays below that and is checked on the SMILES text before RDKit sees it.
+ */
+export const MAX_HEAVY_ATOMS = 500;
 
 type Factory = (options: Record<string, unknown>) => Promise<MainModule>;
 
@@ -108,6 +112,14 @@ export function parseSmiles(smiles: string, maxHeavyAtoms: number = MAX_HEAVY_AT
       { smiles: preview(text) },
     );
   }
+  const estimated = countSmilesAtoms(text);
+  if (estimated > maxHeavyAtoms) {
+    throw new ChemError(
+      "MOLECULE_TOO_LARGE",
+      `SMILES has about ${estimated} heavy atoms; this tool accepts at most ${maxHeavyAtoms}.`,
+      { heavy_atoms: estimated, limit: maxHeavyAtoms },
+    );
+  }
   const mol = rdkit().get_mol(text);
   if (!mol || !mol.is_valid()) {
     mol?.delete();
@@ -169,6 +181,22 @@ export function withQuery<T>(smarts: string, fn: (query: Mol) => T): T {
   } finally {
     query.delete();
   }
+}
+
+const ATOM_TOKEN = /\[[^\]]*\]|Br|Cl|[BCNOPSFI*bcnops]/g;
+
+/**
+ * Counts atom tokens in a SMILES string (bracket atoms, organic-subset symbols, `*`) without parsing it, so an
+ * oversized molecule is refused before it reaches RDKit. Explicit `[H]` atoms count too, so this is an upper bound
+ * on heavy atoms.
+ *
+ * @example
+ * ```ts
+ * countSmilesAtoms("CC(=O)Oc1ccccc1C(=O)O"); // 13
+ * ```
+ */
+export function countSmilesAtoms(smiles: string): number {
+  return smiles.match(ATOM_TOKEN)?.length ?? 0;
 }
 
 /** Shortens long user input for error messages. */

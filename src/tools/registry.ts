@@ -11,6 +11,9 @@ import { ecfp4Tool } from "./ecfp4.ts";
 import { parseSmilesTool } from "./parse_smiles.ts";
 import { smartsMatchTool } from "./smarts_match.ts";
 import { tanimotoTool } from "./tanimoto.ts";
+import { saScoreTool } from "./sa_score.ts";
+import { painsCheckTool } from "./pains_check.ts";
+import { brenkCheckTool } from "./brenk_check.ts";
 
 /** A tool as `tools/list` publishes it. */
 export interface ToolDescriptor {
@@ -28,6 +31,9 @@ export const TOOLS: readonly Tool[] = [
   ecfp4Tool,
   tanimotoTool,
   smartsMatchTool,
+  saScoreTool,
+  painsCheckTool,
+  brenkCheckTool,
 ] as unknown as readonly Tool[];
 
 /** Converts a valibot schema to JSON Schema 2020-12 (self-contained: no `$ref` leaves the document). */

@@ -8,6 +8,9 @@ export const TOOL_EXAMPLES: Readonly<Record<string, Record<string, unknown>>> = 
   ecfp4: { smiles: "c1ccccc1O" },
   tanimoto: { smiles_a: "CC(=O)Oc1ccccc1C(=O)O", smiles_b: "OC(=O)c1ccccc1O" },
   smarts_match: { smiles: "OC(=O)c1ccccc1O", smarts: "[OX2H]" },
+  sa_score: { smiles: "CC(C)Cc1ccc(cc1)C(C)C(=O)O" },
+  pains_check: { smiles: "S=C1SC(=Cc2ccccc2)C(=O)N1" },
+  brenk_check: { smiles: "O=Cc1ccccc1" },
 };
 
 /** The example arguments of `name`, or a thrown error naming the missing tool. */

@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { canonicalSmiles, summarize } from "../../src/chem/identity.ts";
+import { countSmilesAtoms } from "../../src/chem/rdkit.ts";
 import { ecfp4, tanimoto } from "../../src/chem/fingerprint.ts";
 import { smartsMatch } from "../../src/chem/substructure.ts";
 import { ChemError } from "../../src/errors.ts";
@@ -63,4 +64,21 @@ test("smarts match counts unique matches and reports atom maps", () => {
     () => smartsMatch("CC", "[C"),
     (e: unknown) => e instanceof ChemError && e.code === "INVALID_SMARTS",
   );
+});
+
+test("atom pre-count matches RDKit on drug SMILES and refuses oversized input before parsing", () => {
+  for (
+    const smiles of ["CC(=O)Oc1ccccc1C(=O)O", "CN1C=NC2=C1C(=O)N(C(=O)N2C)C", "[NH4+].[Cl-]", "ClC(Br)I"]
+  ) {
+    assert.equal(countSmilesAtoms(smiles), summarize(smiles).atom_count, smiles);
+  }
+  // A 600-atom chain traps RDKit's WebAssembly; it must be refused without ever reaching get_mol.
+  for (const big of ["C".repeat(600), "C".repeat(5000), "c1ccccc1".repeat(100)]) {
+    assert.throws(
+      () => canonicalSmiles(big),
+      (e: unknown) => e instanceof ChemError && e.code === "MOLECULE_TOO_LARGE",
+    );
+  }
+  assert.equal(canonicalSmiles("C".repeat(500)), "C".repeat(500));
+  assert.equal(canonicalSmiles("CCO"), "CCO", "RDKit still works afterwards");
 });

@@ -1,0 +1,164 @@
+/**
+ * Converts RDKit's SA score fragment table (Contrib/SA_Score/fpscores.pkl.gz, BSD-3-Clause, Ertl & Schuffenhauer,
+ * J. Cheminform. 2009, 1, 8) into the TypeScript data module src/chem/data/sa_fragment_scores.ts.
+ *
+ * Usage (from /work/main):
+ *   git -C <rdkit checkout or mirror> show HEAD:Contrib/SA_Score/fpscores.pkl.gz > /tmp/fpscores.pkl.gz
+ *   deno run -A scripts/convert_sascore.ts /tmp/fpscores.pkl.gz [rdkit-commit]
+ *
+ * The pickle is a protocol-0 list of lists `[score, id, id, …]`; it is parsed here without Python. Output layout
+ * (one base64 string): the 32-bit Morgan environment ids sorted ascending as LEB128 varints of their gaps, then
+ * for each id (same order) the LEB128 index of its score in a score table ordered by frequency. Scores are
+ * exact: the pickle stores them with 4 decimals and they are kept as integers ×10⁴.
+ *
+ * @module
+ */
+
+type PickleValue = number | PickleValue[];
+
+/** Parses the subset of pickle protocol 0 this file uses (MARK, LIST, PUT, INT, LONG, FLOAT, APPEND, STOP). */
+function parsePickle0(text: string): PickleValue {
+  const stack: (PickleValue | typeof MARK)[] = [];
+  const MARK = Symbol("mark");
+  let pos = 0;
+  const line = (): string => {
+    const end = text.indexOf("\n", pos);
+    if (end < 0) throw new Error(`unterminated line at ${pos}`);
+    const s = text.slice(pos, end);
+    pos = end + 1;
+    return s;
+  };
+  while (pos < text.length) {
+    const op = text[pos++];
+    switch (op) {
+      case "(":
+        stack.push(MARK);
+        break;
+      case "l": {
+        const at = stack.lastIndexOf(MARK);
+        const items = stack.splice(at).slice(1) as PickleValue[];
+        stack.push(items);
+        break;
+      }
+      case "p":
+        line(); // memo slot: nothing refers back to it in this file
+        break;
+      case "I":
+      case "L": {
+        const s = line().replace(/L$/, "");
+        stack.push(Number(s));
+        break;
+      }
+      case "F":
+        stack.push(Number(line()));
+        break;
+      case "a": {
+        const item = stack.pop() as PickleValue;
+        (stack[stack.length - 1] as PickleValue[]).push(item);
+        break;
+      }
+      case ".":
+        return stack.pop() as PickleValue;
+      default:
+        throw new Error(`unsupported pickle opcode '${op}' at ${pos - 1}`);
+    }
+  }
+  throw new Error("pickle has no STOP opcode");
+}
+
+function varint(out: number[], value: number): void {
+  let v = value;
+  while (v >= 128) {
+    out.push((v % 128) | 128);
+    v = Math.floor(v / 128);
+  }
+  out.push(v);
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let s = "";
+  const chunk = 0x8000;
+  for (let i = 0; i < bytes.length; i += chunk) s += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  return btoa(s);
+}
+
+async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const d = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(d, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function main(): Promise<void> {
+  const [input, commit = "unknown"] = Deno.args;
+  if (!input) {
+    throw new Error("usage: deno run -A scripts/convert_sascore.ts <fpscores.pkl.gz> [rdkit-commit]");
+  }
+  const gz = await Deno.readFile(input);
+  const raw = new Uint8Array(
+    await new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer(),
+  );
+  const table = parsePickle0(new TextDecoder("latin1").decode(raw));
+  if (!Array.isArray(table)) throw new Error("pickle root is not a list");
+
+  const scoreOf = new Map<number, number>();
+  for (const group of table) {
+    if (!Array.isArray(group) || typeof group[0] !== "number") throw new Error("unexpected group");
+    const score = Math.round(group[0] * 10_000);
+    if (Math.abs(score / 10_000 - group[0]) > 1e-12) {
+      throw new Error(`score ${group[0]} has more than 4 decimals`);
+    }
+    for (const id of group.slice(1)) {
+      if (typeof id !== "number" || !Number.isInteger(id) || id < 0 || id > 0xffffffff) {
+        throw new Error(`bad id ${id}`);
+      }
+      // RDKit's reader keeps the last score seen for an id; the file has no duplicates, which we check.
+      if (scoreOf.has(id)) throw new Error(`duplicate id ${id}`);
+      scoreOf.set(id, score);
+    }
+  }
+  const ids = [...scoreOf.keys()].sort((a, b) => a - b);
+  const frequency = new Map<number, number>();
+  for (const s of scoreOf.values()) frequency.set(s, (frequency.get(s) ?? 0) + 1);
+  const scores = [...frequency.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([s]) => s);
+  const rank = new Map(scores.map((s, i) => [s, i]));
+
+  const bytes: number[] = [];
+  let previous = 0;
+  for (const id of ids) {
+    varint(bytes, id - previous);
+    previous = id;
+  }
+  for (const id of ids) varint(bytes, rank.get(scoreOf.get(id)!)!);
+  const encoded = toBase64(Uint8Array.from(bytes));
+
+  const module = `// Generated by scripts/convert_sascore.ts — do not edit. Provenance: docs/data/sascore.md.
+// Source: RDKit Contrib/SA_Score/fpscores.pkl.gz (commit ${commit}, sha256 ${await sha256(gz)}),
+// Copyright (c) 2013, Novartis Institutes for BioMedical Research Inc., BSD-3-Clause (LICENSES/RDKit-BSD-3-Clause.txt).
+// Fragment contributions of Ertl & Schuffenhauer, J. Cheminform. 2009, 1, 8, doi:10.1186/1758-2946-1-8.
+
+/** Number of Morgan environment ids in the table. */
+export const SA_FRAGMENT_COUNT = ${ids.length};
+
+/** Divisor turning the integer scores below into fragment contributions (the pickle has 4 decimals). */
+export const SA_SCORE_SCALE = 10_000;
+
+/** Distinct fragment contributions ×10⁴, comma-separated, most frequent first (index = score rank). */
+export const SA_SCORE_VALUES = "${scores.join(",")}";
+
+/**
+ * Base64 of: ${ids.length} LEB128 varints (gaps between the sorted unsigned 32-bit ids), then ${ids.length} LEB128
+ * varints (score rank of each id, same order).
+ */
+export const SA_FRAGMENT_DATA =
+  "${encoded}";
+`;
+  const out = new URL("../src/chem/data/sa_fragment_scores.ts", import.meta.url);
+  await Deno.writeTextFile(out, module);
+  // Keep the generated file stable under the project's formatter.
+  await new Deno.Command(Deno.execPath(), { args: ["fmt", "--quiet", out.pathname] }).output();
+  console.log(
+    `ids ${ids.length}, distinct scores ${scores.length}, payload ${bytes.length} bytes, ` +
+      `base64 ${encoded.length} chars, module ${module.length} bytes -> ${out.pathname}`,
+  );
+}
+
+await main();
