@@ -133,7 +133,9 @@ const results: Outcome[] = [];
 results.push(await check("format", deno, ["fmt", "--check"]));
 results.push(await check("lint", deno, ["lint"]));
 results.push(await check("deno check", deno, ["check", "."]));
-results.push(await check("JSR package (deno publish --dry-run)", deno, ["publish", "--dry-run", "--allow-dirty"]));
+results.push(
+  await check("JSR package (deno publish --dry-run)", deno, ["publish", "--dry-run", "--allow-dirty"]),
+);
 rmSync("dist", { recursive: true, force: true });
 results.push(
   await check("tsc (Node build)", "node", ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json"]),
