@@ -12,6 +12,10 @@ import { parseSmilesTool } from "./parse_smiles.ts";
 import { smartsMatchTool } from "./smarts_match.ts";
 import { tanimotoTool } from "./tanimoto.ts";
 import { saScoreTool } from "./sa_score.ts";
+import { calcPropertiesTool } from "./calc_properties.ts";
+import { lipinskiCheckTool } from "./lipinski_check.ts";
+import { boiledEggTool } from "./boiled_egg.ts";
+import { admetProfileTool } from "./admet_profile.ts";
 import { painsCheckTool } from "./pains_check.ts";
 import { brenkCheckTool } from "./brenk_check.ts";
 
@@ -31,9 +35,13 @@ export const TOOLS: readonly Tool[] = [
   ecfp4Tool,
   tanimotoTool,
   smartsMatchTool,
+  calcPropertiesTool,
+  lipinskiCheckTool,
   saScoreTool,
   painsCheckTool,
   brenkCheckTool,
+  admetProfileTool,
+  boiledEggTool,
 ] as unknown as readonly Tool[];
 
 /** Converts a valibot schema to JSON Schema 2020-12 (self-contained: no `$ref` leaves the document). */

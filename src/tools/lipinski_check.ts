@@ -1,0 +1,50 @@
+import * as v from "valibot";
+import { LIPINSKI_THRESHOLDS, lipinskiCheck } from "../chem/properties.ts";
+import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
+import { count, num, smilesArg } from "./common.ts";
+import { defineTool } from "./tool.ts";
+
+/** Method text of lipinski_check results. */
+export const LIPINSKI_METHOD = "Rule of five (Lipinski et al., Adv. Drug Deliv. Rev. 1997, 23, 3, " +
+  "doi:10.1016/S0169-409X(96)00423-1): MW ≤ 500, logP ≤ 5 (Wildman–Crippen), HBD ≤ 5 (OH + NH), HBA ≤ 10 " +
+  "(N + O); passes with at most one violation.";
+
+/** `lipinski_check`: rule of five with per-rule breakdown. */
+export const lipinskiCheckTool = defineTool({
+  name: "lipinski_check",
+  title: "Lipinski rule of five",
+  description: "Check Lipinski's rule of five (Lipinski et al., Adv. Drug Deliv. Rev. 1997, 23, 3, " +
+    "doi:10.1016/S0169-409X(96)00423-1): poor oral absorption or permeation is more likely when a molecule has " +
+    `more than one of: molecular weight > ${LIPINSKI_THRESHOLDS.molecular_weight} g/mol, logP > ` +
+    `${LIPINSKI_THRESHOLDS.logp}, more than ${LIPINSKI_THRESHOLDS.hbd} H-bond donors, more than ` +
+    `${LIPINSKI_THRESHOLDS.hba} H-bond acceptors. Donors are Lipinski's sum of OH and NH (RDKit lipinskiHBD), ` +
+    "acceptors the count of N and O atoms (RDKit lipinskiHBA); logP is Wildman–Crippen (RDKit) standing in for " +
+    "the paper's CLogP; MW is the average molecular weight. Returns each rule with value, threshold and pass/fail, " +
+    "the violation count, and passes = at most one violation. It is a filter for oral small molecules, not a " +
+    "drug-likeness score (natural products and transporter substrates are known exceptions). Salts and " +
+    "mixtures: the largest component is evaluated. Fails with INVALID_SMILES, or MOLECULE_TOO_LARGE above " +
+    `${MAX_HEAVY_ATOMS} heavy atoms.`,
+  input: v.strictObject({ smiles: smilesArg() }),
+  output: v.object({
+    smiles: v.pipe(v.string(), v.description("The SMILES as given.")),
+    parent_smiles: v.pipe(v.string(), v.description("Canonical SMILES of the component evaluated.")),
+    fragment_count: count("Disconnected components in the input."),
+    rules: v.pipe(
+      v.array(v.object({
+        rule: v.pipe(
+          v.picklist(["molecular_weight", "logp", "hbd", "hba"]),
+          v.description("Which criterion."),
+        ),
+        value: num("The molecule's value (MW in g/mol, logP, or a count)."),
+        threshold: num("Upper bound; the criterion passes when value ≤ threshold."),
+        passed: v.pipe(v.boolean(), v.description("Verdict: true when value ≤ threshold.")),
+        definition: v.pipe(v.string(), v.description("How the value is computed.")),
+      })),
+      v.description("The four criteria in the order MW, logP, HBD, HBA."),
+    ),
+    violations: v.pipe(count("Criteria exceeded, 0–4."), v.maxValue(4)),
+    passes: v.pipe(v.boolean(), v.description("True with at most one violation.")),
+    method: v.pipe(v.string(), v.description("Rule and reference.")),
+  }),
+  run: ({ smiles }) => ({ smiles, ...lipinskiCheck(smiles), method: LIPINSKI_METHOD }),
+});
