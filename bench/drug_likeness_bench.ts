@@ -1,0 +1,39 @@
+/**
+ * Issue-4 figures: molecules per second for calc_properties (descriptors + QED) and for a PAINS + Brenk scan over
+ * 1,000 drug-like molecules (the 50-drug set, 20 passes), each as a ratio to the bare RDKit descriptor call
+ * (get_mol + get_descriptors + delete) in the same run. Run: deno run -A bench/drug_likeness_bench.ts
+ */
+import { readFileSync } from "node:fs";
+import { loadRDKit, rdkit, withMol } from "../src/chem/rdkit.ts";
+import { RDKIT_WASM_PATH } from "../tests/helpers/rdkit.ts";
+import { DRUGS50 } from "../tests/data/drugs50.ts";
+import { calcProperties } from "../src/chem/properties.ts";
+import { brenkCheck, painsCheck } from "../src/chem/alerts.ts";
+
+await loadRDKit(readFileSync(RDKIT_WASM_PATH));
+const library = Array.from({ length: 1000 }, (_, i) => DRUGS50[i % DRUGS50.length]!.smiles);
+
+function rate(fn: (smiles: string) => unknown): number {
+  for (const smiles of library.slice(0, 100)) fn(smiles); // warm-up: JIT, lazily compiled queries
+  const start = performance.now();
+  for (const smiles of library) fn(smiles);
+  return library.length / ((performance.now() - start) / 1000);
+}
+
+const bare = rate((smiles) => {
+  const mol = rdkit().get_mol(smiles)!;
+  mol.get_descriptors();
+  mol.delete();
+});
+const rows: [string, number][] = [
+  ["bare RDKit get_mol + get_descriptors", bare],
+  ["calc_properties (descriptors + QED with 116 alerts)", rate(calcProperties)],
+  [
+    "PAINS (480) + Brenk (105) scan",
+    rate((smiles) => withMol(smiles, (mol) => [painsCheck(mol), brenkCheck(mol)])),
+  ],
+];
+console.log(`1,000 drug-like molecules (${DRUGS50.length} distinct, repeated)\n`);
+console.log("| task | molecules/s | ratio to bare RDKit |");
+console.log("| --- | ---: | ---: |");
+for (const [name, r] of rows) console.log(`| ${name} | ${r.toFixed(0)} | ${(r / bare).toFixed(3)}× |`);
