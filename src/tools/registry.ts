@@ -16,6 +16,7 @@ import { calcPropertiesTool } from "./calc_properties.ts";
 import { lipinskiCheckTool } from "./lipinski_check.ts";
 import { boiledEggTool } from "./boiled_egg.ts";
 import { admetProfileTool } from "./admet_profile.ts";
+import { generate3dTool } from "./generate_3d.ts";
 import { painsCheckTool } from "./pains_check.ts";
 import { brenkCheckTool } from "./brenk_check.ts";
 
@@ -42,6 +43,7 @@ export const TOOLS: readonly Tool[] = [
   brenkCheckTool,
   admetProfileTool,
   boiledEggTool,
+  generate3dTool,
 ] as unknown as readonly Tool[];
 
 /** Converts a valibot schema to JSON Schema 2020-12 (self-contained: no `$ref` leaves the document). */

@@ -44,7 +44,12 @@ export const DRUGS50: readonly DrugEntry[] = [
     mw: 285.34,
     tags: ["bridged", "fused", "stereo"],
   },
-  { name: "(1R,4R)-camphor", smiles: "CC1([C@@H]2CC[C@]1(C(=O)C2)C)C", mw: 152.24, tags: ["bridged", "stereo"] },
+  {
+    name: "(1R,4R)-camphor",
+    smiles: "CC1([C@@H]2CC[C@]1(C(=O)C2)C)C",
+    mw: 152.24,
+    tags: ["bridged", "stereo"],
+  },
   { name: "adamantane", smiles: "C1C2CC3CC1CC(C2)C3", mw: 136.24, tags: ["cage", "bridged"] },
   { name: "amantadine", smiles: "NC12CC3CC(CC(C3)C1)C2", mw: 151.25, tags: ["cage", "bridged"] },
   {
@@ -190,7 +195,12 @@ export const DRUGS50: readonly DrugEntry[] = [
     mw: 180.16,
     tags: ["stereo", "saturated ring"],
   },
-  { name: "L-alanine zwitterion", smiles: "C[C@@H](C(=O)[O-])[NH3+]", mw: 89.09, tags: ["charged", "stereo"] },
+  {
+    name: "L-alanine zwitterion",
+    smiles: "C[C@@H](C(=O)[O-])[NH3+]",
+    mw: 89.09,
+    tags: ["charged", "stereo"],
+  },
   {
     name: "L-arginine cation",
     smiles: "NC(=[NH2+])NCCC[C@H]([NH3+])C(=O)[O-]",
@@ -240,7 +250,12 @@ export const DRUGS50: readonly DrugEntry[] = [
     tags: ["bromine"],
   },
   { name: "(R)-epinephrine", smiles: "CNC[C@@H](C1=CC(=C(C=C1)O)O)O", mw: 183.21, tags: ["stereo"] },
-  { name: "(-)-menthol", smiles: "CC(C)[C@@H]1CC[C@@H](C)C[C@H]1O", mw: 156.27, tags: ["stereo", "saturated ring"] },
+  {
+    name: "(-)-menthol",
+    smiles: "CC(C)[C@@H]1CC[C@@H](C)C[C@H]1O",
+    mw: 156.27,
+    tags: ["stereo", "saturated ring"],
+  },
   { name: "thalidomide", smiles: "C1CC(=O)NC(=O)C1N2C(=O)C3=CC=CC=C3C2=O", mw: 258.23, tags: ["imide"] },
   {
     name: "sumatriptan",
@@ -263,6 +278,11 @@ export const DRUGS50: readonly DrugEntry[] = [
     mw: 227.09,
     tags: ["charged", "nitro"],
   },
-  { name: "fosfomycin", smiles: "C[C@@H]1[C@@H](O1)P(=O)(O)O", mw: 138.06, tags: ["3-ring", "phosphorus", "stereo"] },
+  {
+    name: "fosfomycin",
+    smiles: "C[C@@H]1[C@@H](O1)P(=O)(O)O",
+    mw: 138.06,
+    tags: ["3-ring", "phosphorus", "stereo"],
+  },
   { name: "taurine", smiles: "NCCS(=O)(=O)O", mw: 125.15, tags: ["sulfonic acid"] },
 ];

@@ -12,6 +12,7 @@ export const TOOL_EXAMPLES: Readonly<Record<string, Record<string, unknown>>> = 
   lipinski_check: { smiles: "CN1C=NC2=C1C(=O)N(C(=O)N2C)C" },
   admet_profile: { smiles: "CC(C)Cc1ccc(cc1)C(C)C(=O)O" },
   boiled_egg: { smiles: "CN1C(=O)CN=C(c2ccccc2)c2cc(Cl)ccc21" },
+  generate_3d: { smiles: "CC(=O)Oc1ccccc1C(=O)O" },
   sa_score: { smiles: "CC(C)Cc1ccc(cc1)C(C)C(=O)O" },
   pains_check: { smiles: "S=C1SC(=Cc2ccccc2)C(=O)N1" },
   brenk_check: { smiles: "O=Cc1ccccc1" },

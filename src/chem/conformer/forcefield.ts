@@ -1,0 +1,222 @@
+/**
+ * The DREIDING terms of one molecule, flattened into typed arrays (Mayo, Olafson & Goddard, J. Phys. Chem. 1990,
+ * 94, 8897, doi:10.1021/j100389a010):
+ *
+ * - bonds: harmonic, E = ½ k (r − R0)², k = 700·n kcal/mol/Å², R0 = R_I + R_J − 0.01 Å;
+ * - angles: cosine-harmonic, E = ½ C (cos θ − cos θ0)², C = K / sin²θ0, K = 100 kcal/mol/rad², θ0 of the centre;
+ *   linear centres E = K (1 + cos θ);
+ * - torsions: E = ½ V [1 − cos(n(φ − φ0))] with V of the paper's case divided by the number of dihedrals about the
+ *   central bond;
+ * - inversions at planar centres (X_2, X_R with three neighbours): E = K_I (1 − cos ψ), K_I = 40 kcal/mol shared
+ *   over the three choices of axis, ψ the angle between the axis bond and the plane of the other two;
+ * - van der Waals: Lennard-Jones 12-6 over every pair not bonded (1-2) and not sharing a neighbour (1-3); 1-4
+ *   pairs are included in full. Electrostatics and the explicit hydrogen-bond term are not used (the paper's
+ *   default without charges).
+ *
+ * @module
+ */
+import type { MolGraph } from "./graph.ts";
+import { pairKey } from "./graph.ts";
+import {
+  ANGLE_FORCE_CONSTANT,
+  BOND_FORCE_CONSTANT,
+  bondLength,
+  type DreidingType,
+  hybridOf,
+  INVERSION_FORCE_CONSTANT,
+  pairVdw,
+  torsionCase,
+  VALENCE,
+} from "./parameters.ts";
+
+/** Harmonic bonds. */
+export interface BondTerms {
+  readonly atoms: Int32Array;
+  readonly k: Float64Array;
+  readonly r0: Float64Array;
+}
+
+/** Cosine-harmonic angles; `linear` marks θ0 = 180° centres that use K(1 + cos θ). */
+export interface AngleTerms {
+  readonly atoms: Int32Array;
+  readonly c: Float64Array;
+  readonly cos0: Float64Array;
+  readonly linear: Uint8Array;
+}
+
+/** Dihedrals with barrier already divided by the dihedral count; `sign` is cos(n·φ0) (±1 for DREIDING). */
+export interface TorsionTerms {
+  readonly atoms: Int32Array;
+  readonly v: Float64Array;
+  readonly n: Float64Array;
+  readonly sign: Float64Array;
+}
+
+/** Planar inversions: (centre, j, k, axis atom l) and the force constant share. */
+export interface InversionTerms {
+  readonly atoms: Int32Array;
+  readonly k: Float64Array;
+}
+
+/** Non-bonded pairs with combined Lennard-Jones parameters. */
+export interface PairTerms {
+  readonly atoms: Int32Array;
+  readonly r0: Float64Array;
+  readonly d0: Float64Array;
+}
+
+/** All DREIDING terms of a molecule. */
+export interface ForceField {
+  readonly atomCount: number;
+  readonly types: readonly DreidingType[];
+  readonly bonds: BondTerms;
+  readonly angles: AngleTerms;
+  readonly torsions: TorsionTerms;
+  readonly inversions: InversionTerms;
+  readonly pairs: PairTerms;
+}
+
+/**
+ * Builds the DREIDING terms of a typed molecule.
+ *
+ * @example
+ * ```ts
+ * const ff = buildForceField(graph, assignTypes(graph));
+ * ff.bonds.r0[0]; // e.g. 1.53 for a C_3–C_3 bond
+ * ```
+ */
+export function buildForceField(g: MolGraph, types: readonly DreidingType[]): ForceField {
+  return {
+    atomCount: g.atoms.length,
+    types,
+    bonds: bondTerms(g, types),
+    angles: angleTerms(g, types),
+    torsions: torsionTerms(g, types),
+    inversions: inversionTerms(g, types),
+    pairs: pairTerms(g, types),
+  };
+}
+
+function bondTerms(g: MolGraph, types: readonly DreidingType[]): BondTerms {
+  const n = g.bonds.length;
+  const atoms = new Int32Array(2 * n);
+  const k = new Float64Array(n);
+  const r0 = new Float64Array(n);
+  g.bonds.forEach((bond, i) => {
+    atoms[2 * i] = bond.a;
+    atoms[2 * i + 1] = bond.b;
+    // A zero-order (dative/ionic) bond in RDKit still needs a spring to keep the fragment together.
+    k[i] = BOND_FORCE_CONSTANT * Math.max(bond.order, 1);
+    r0[i] = bondLength(types[bond.a]!, types[bond.b]!);
+  });
+  return { atoms, k, r0 };
+}
+
+function angleTerms(g: MolGraph, types: readonly DreidingType[]): AngleTerms {
+  const list: number[] = [];
+  const c: number[] = [];
+  const cos0: number[] = [];
+  const linear: number[] = [];
+  g.neighbors.forEach((nbrs, j) => {
+    const theta = VALENCE[types[j]!].theta;
+    const isLinear = theta >= 179.999;
+    const rad = (theta * Math.PI) / 180;
+    for (let a = 0; a < nbrs.length; a++) {
+      for (let b = a + 1; b < nbrs.length; b++) {
+        list.push(nbrs[a]!, j, nbrs[b]!);
+        linear.push(isLinear ? 1 : 0);
+        c.push(isLinear ? ANGLE_FORCE_CONSTANT : ANGLE_FORCE_CONSTANT / Math.sin(rad) ** 2);
+        cos0.push(Math.cos(rad));
+      }
+    }
+  });
+  return {
+    atoms: Int32Array.from(list),
+    c: Float64Array.from(c),
+    cos0: Float64Array.from(cos0),
+    linear: Uint8Array.from(linear),
+  };
+}
+
+function torsionTerms(g: MolGraph, types: readonly DreidingType[]): TorsionTerms {
+  const list: number[] = [];
+  const v: number[] = [];
+  const n: number[] = [];
+  const sign: number[] = [];
+  for (const bond of g.bonds) {
+    const j = bond.a;
+    const k = bond.b;
+    const left = g.neighbors[j]!.filter((x) => x !== k);
+    const right = g.neighbors[k]!.filter((x) => x !== j);
+    const dihedrals: [number, number][] = [];
+    for (const i of left) for (const l of right) if (i !== l) dihedrals.push([i, l]);
+    if (dihedrals.length === 0) continue;
+    for (const [i, l] of dihedrals) {
+      const t = torsionCase(types[i]!, types[j]!, types[k]!, types[l]!, bond.order, bond.inRing);
+      if (!t) continue;
+      list.push(i, j, k, l);
+      // The paper's barrier is for the whole bond, shared equally among its dihedrals.
+      v.push(t.v / dihedrals.length);
+      n.push(t.n);
+      sign.push(Math.round(Math.cos((t.n * t.phi0 * Math.PI) / 180)));
+    }
+  }
+  return {
+    atoms: Int32Array.from(list),
+    v: Float64Array.from(v),
+    n: Float64Array.from(n),
+    sign: Float64Array.from(sign),
+  };
+}
+
+function inversionTerms(g: MolGraph, types: readonly DreidingType[]): InversionTerms {
+  const list: number[] = [];
+  const k: number[] = [];
+  g.neighbors.forEach((nbrs, i) => {
+    const h = hybridOf(types[i]!);
+    if ((h !== "2" && h !== "R") || nbrs.length !== 3) return;
+    const [a, b, c] = nbrs as [number, number, number];
+    for (const [j, m, l] of [[a, b, c], [b, c, a], [c, a, b]] as const) {
+      list.push(i, j, m, l);
+      k.push(INVERSION_FORCE_CONSTANT / 3);
+    }
+  });
+  return { atoms: Int32Array.from(list), k: Float64Array.from(k) };
+}
+
+/**
+ * Keys ({@link pairKey}) of the pairs that are bonded or share a neighbour: they carry no van der Waals term.
+ *
+ * @example
+ * ```ts
+ * excludedPairs(graph).has(pairKey(0, 2)); // true for the two ends of an angle
+ * ```
+ */
+export function excludedPairs(g: MolGraph): Set<string> {
+  const excluded = new Set<string>();
+  g.neighbors.forEach((nbrs, j) => {
+    for (const i of nbrs) excluded.add(pairKey(i, j));
+    for (let a = 0; a < nbrs.length; a++) {
+      for (let b = a + 1; b < nbrs.length; b++) excluded.add(pairKey(nbrs[a]!, nbrs[b]!));
+    }
+  });
+  return excluded;
+}
+
+function pairTerms(g: MolGraph, types: readonly DreidingType[]): PairTerms {
+  const excluded = excludedPairs(g);
+  const list: number[] = [];
+  const r0: number[] = [];
+  const d0: number[] = [];
+  const n = g.atoms.length;
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      if (excluded.has(pairKey(i, j))) continue;
+      const p = pairVdw(types[i]!, types[j]!);
+      list.push(i, j);
+      r0.push(p.r0);
+      d0.push(p.d0);
+    }
+  }
+  return { atoms: Int32Array.from(list), r0: Float64Array.from(r0), d0: Float64Array.from(d0) };
+}

@@ -1,0 +1,134 @@
+import * as v from "valibot";
+import {
+  DEFAULT_MAX_ITERATIONS,
+  DEFAULT_TIME_LIMIT_MS,
+  DREIDING_REFERENCE,
+  generate3d,
+  MAX_3D_HEAVY_ATOMS,
+  MAX_ITERATIONS_LIMIT,
+  RMS_GRADIENT_TOLERANCE,
+} from "../chem/conformer/index.ts";
+import { round } from "../chem/identity.ts";
+import { count, num, smilesArg } from "./common.ts";
+import { defineTool } from "./tool.ts";
+
+/** Fixed text naming the method, returned with every result. */
+export const GENERATE_3D_METHOD: string =
+  "Rule-based 3D placement (RDKit 2D layout lifted to 3D, hydrogens by ideal geometry, stereochemistry set by " +
+  "signed-volume and cis/trans restraints, relaxed through a fourth dimension), then unrestrained L-BFGS " +
+  `minimisation with the DREIDING force field (${DREIDING_REFERENCE}): harmonic bonds, cosine-harmonic ` +
+  "angles, torsions, planar inversions and Lennard-Jones 12-6 van der Waals; no electrostatics, no explicit " +
+  "hydrogen-bond term. One local minimum, not a conformer search.";
+
+const terms = v.object({
+  bond: num("Bond-stretch energy, kcal/mol."),
+  angle: num("Angle-bend energy, kcal/mol."),
+  torsion: num("Torsion energy, kcal/mol."),
+  inversion: num("Inversion (out-of-plane) energy, kcal/mol."),
+  van_der_waals: num("Lennard-Jones 12-6 van der Waals energy, kcal/mol."),
+});
+
+/** `generate_3d`: 3D coordinates by rule-based placement and DREIDING minimisation. */
+export const generate3dTool = defineTool({
+  name: "generate_3d",
+  title: "3D structure (DREIDING)",
+  description:
+    "Generate one low-energy 3D structure for a SMILES and return it as XYZ text (Å) with all hydrogens. Method: " +
+    "rule-based placement from RDKit's 2D layout (ideal DREIDING bond lengths and angles, hydrogens by " +
+    "hybridisation), stereocentres and E/Z double bonds set from the SMILES, then L-BFGS minimisation with the " +
+    `DREIDING force field (Mayo, Olafson & Goddard, J. Phys. Chem. 1990, 94, 8897, doi:10.1021/j100389a010) to ` +
+    `an RMS gradient below ${RMS_GRADIENT_TOLERANCE} kcal/mol/Å. Every tetrahedral centre and double bond ` +
+    "specified in the SMILES is verified on the result (signed volumes, dihedrals). The energy is a DREIDING " +
+    "steric energy in kcal/mol (no electrostatics, no hydrogen-bond term): compare it only between structures " +
+    "of the same molecule. The result is a single local minimum, not the global one and not a conformer " +
+    "ensemble; the initial placement is a heuristic. XYZ atom order: heavy atoms in SMILES order, then " +
+    `hydrogens. Limits: at most ${MAX_3D_HEAVY_ATOMS} heavy atoms, ${
+      DEFAULT_TIME_LIMIT_MS / 1000
+    } s per call, ` +
+    `max_iterations L-BFGS steps (default ${DEFAULT_MAX_ITERATIONS}); when the step limit is reached first the ` +
+    "structure is still returned with converged = false. Fails with INVALID_SMILES, MOLECULE_TOO_LARGE, " +
+    "UNSUPPORTED_MOLECULE (an element DREIDING has no parameters for, e.g. Pt or Li), COMPUTATION_TIMEOUT, or " +
+    "EMBEDDING_FAILED (the requested stereochemistry could not be built).",
+  input: v.strictObject({
+    smiles: smilesArg(
+      `Molecule as SMILES (stereo marks are honoured), at most ${MAX_3D_HEAVY_ATOMS} heavy atoms, e.g. ` +
+        "'C[C@@H](C(=O)O)N' (L-alanine).",
+    ),
+    max_iterations: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(1),
+        v.maxValue(MAX_ITERATIONS_LIMIT),
+        v.description(
+          `Cap on L-BFGS steps of the final DREIDING minimisation (default ${DEFAULT_MAX_ITERATIONS}, at most ` +
+            `${MAX_ITERATIONS_LIMIT}). The call also stops after ${DEFAULT_TIME_LIMIT_MS / 1000} s ` +
+            "(COMPUTATION_TIMEOUT).",
+        ),
+      ),
+      DEFAULT_MAX_ITERATIONS,
+    ),
+  }),
+  output: v.object({
+    smiles: v.pipe(v.string(), v.description("The SMILES as given.")),
+    xyz: v.pipe(
+      v.string(),
+      v.description(
+        "XYZ text: atom count, a comment with the SMILES and the energy in kcal/mol, then one line per atom: " +
+          "element and x y z in Å (4 decimals).",
+      ),
+    ),
+    atom_count: count("Atoms including hydrogens (lines of XYZ coordinates)."),
+    heavy_atom_count: count("Non-hydrogen atoms."),
+    atom_types: v.pipe(
+      v.array(v.string()),
+      v.description("DREIDING atom type of each atom in XYZ order (e.g. C_3, C_R, N_R, O_2, H_, H_HB)."),
+    ),
+    energy_kcal_mol: num("Final DREIDING energy, kcal/mol (4 decimals)."),
+    energy_terms_kcal_mol: terms,
+    iterations: count("L-BFGS steps of the final unrestrained DREIDING minimisation."),
+    setup_iterations: count("L-BFGS steps of the placement and restrained set-up stages."),
+    converged: v.pipe(
+      v.boolean(),
+      v.description(`True when the RMS gradient fell below ${RMS_GRADIENT_TOLERANCE} kcal/mol/Å.`),
+    ),
+    rms_gradient: num("Final RMS of the Cartesian gradient components, kcal/mol/Å."),
+    stereo: v.object({
+      tetrahedral_centers: count("Tetrahedral stereocentres specified in the SMILES (all verified kept)."),
+      double_bonds: count("E/Z double bonds specified in the SMILES (all verified kept)."),
+    }),
+    force_field: v.pipe(v.literal("DREIDING"), v.description("Force field used for the minimisation.")),
+    reference: v.pipe(v.string(), v.description("Citation of the force field.")),
+    method: v.pipe(
+      v.string(),
+      v.description("Fixed text describing the method; the placement is a heuristic."),
+    ),
+  }),
+  run: ({ smiles, max_iterations }) => {
+    const c = generate3d(smiles, { maxIterations: max_iterations });
+    const e = c.energyTerms;
+    return {
+      smiles,
+      xyz: c.xyz,
+      atom_count: c.atomCount,
+      heavy_atom_count: c.heavyAtomCount,
+      atom_types: [...c.atomTypes],
+      energy_kcal_mol: round(c.energy, 4),
+      energy_terms_kcal_mol: {
+        bond: round(e.bond, 4),
+        angle: round(e.angle, 4),
+        torsion: round(e.torsion, 4),
+        inversion: round(e.inversion, 4),
+        van_der_waals: round(e.van_der_waals, 4),
+      },
+      iterations: c.iterations,
+      setup_iterations: c.setupIterations,
+      converged: c.converged,
+      rms_gradient: round(c.rmsGradient, 6),
+      stereo: { tetrahedral_centers: c.stereo.tetrahedralCentres, double_bonds: c.stereo.doubleBonds },
+      force_field: "DREIDING" as const,
+      reference: DREIDING_REFERENCE,
+      method: GENERATE_3D_METHOD,
+    };
+  },
+});
