@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { configureNameLookup, nameLookupConfigFromEnv } from "./chem/lookup.ts";
 import { loadRDKit } from "./chem/rdkit.ts";
 import { parseCli, type ServeOptions } from "./cli.ts";
 import type { McpServer } from "./protocol/server.ts";
@@ -20,6 +21,8 @@ export interface Platform {
   readonly loadWasm: () => Promise<BufferSource | WebAssembly.Module>;
   /** Reads stdin to its end, handing each chunk to `onChunk`. */
   readonly readStdin: (onChunk: (chunk: Uint8Array) => void) => Promise<void>;
+  /** The process environment. */
+  readonly env: Readonly<Record<string, string | undefined>>;
   /** Serves Streamable HTTP until the process is stopped. */
   readonly serveHttp: (server: McpServer, options: ServeOptions) => Promise<void>;
 }
@@ -41,6 +44,12 @@ export async function main(args: readonly string[], platform: Platform): Promise
   if (plan.kind === "print") {
     await platform.stdout(plan.text);
     return 0;
+  }
+  try {
+    configureNameLookup(nameLookupConfigFromEnv(platform.env));
+  } catch (error) {
+    platform.stderr(`chem-mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
   }
   const log = (message: string) => platform.stderr(`chem-mcp: ${message}\n`);
   await loadRDKit(await platform.loadWasm(), (line) => log(`rdkit: ${line}`));

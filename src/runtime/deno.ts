@@ -18,6 +18,7 @@ export const denoPlatform: Platform = {
     }
   },
   loadWasm: () => Promise.resolve(rdkitWasm),
+  env: Deno.env.toObject(),
   readStdin: async (onChunk) => {
     for await (const chunk of Deno.stdin.readable) onChunk(chunk);
   },

@@ -34,6 +34,7 @@ export const nodePlatform: Platform = {
       process.stdout.write(text, (error) => (error ? reject(error) : resolve()))
     ),
   loadWasm,
+  env: process.env,
   readStdin: (onChunk) =>
     new Promise((resolve, reject) => {
       process.stdin.on("data", (chunk: Buffer) => onChunk(chunk));

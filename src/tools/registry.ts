@@ -17,6 +17,13 @@ import { lipinskiCheckTool } from "./lipinski_check.ts";
 import { boiledEggTool } from "./boiled_egg.ts";
 import { admetProfileTool } from "./admet_profile.ts";
 import { generate3dTool } from "./generate_3d.ts";
+import { nameToSmilesTool } from "./name_to_smiles.ts";
+import { findMcsTool } from "./find_mcs.ts";
+import { retrosynthesisTool } from "./retrosynthesis.ts";
+import { smilesToMoljsonTool } from "./smiles_to_moljson.ts";
+import { moljsonToSmilesTool } from "./moljson_to_smiles.ts";
+import { representationRouterTool } from "./representation_router.ts";
+import { moleculeContextPackTool } from "./molecule_context_pack.ts";
 import { painsCheckTool } from "./pains_check.ts";
 import { brenkCheckTool } from "./brenk_check.ts";
 
@@ -31,6 +38,7 @@ export interface ToolDescriptor {
 
 /** Every tool this release serves, in the order `tools/list` shows them. */
 export const TOOLS: readonly Tool[] = [
+  nameToSmilesTool,
   parseSmilesTool,
   canonicalSmilesTool,
   ecfp4Tool,
@@ -43,7 +51,13 @@ export const TOOLS: readonly Tool[] = [
   brenkCheckTool,
   admetProfileTool,
   boiledEggTool,
+  findMcsTool,
   generate3dTool,
+  retrosynthesisTool,
+  smilesToMoljsonTool,
+  moljsonToSmilesTool,
+  representationRouterTool,
+  moleculeContextPackTool,
 ] as unknown as readonly Tool[];
 
 /** Converts a valibot schema to JSON Schema 2020-12 (self-contained: no `$ref` leaves the document). */

@@ -17,10 +17,12 @@ import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/clien
 const StdioClientTransportV1 = StdioV1 as unknown as typeof StdioV1Type;
 import { serverCommand } from "../helpers/process.ts";
 import { exampleFor } from "../helpers/examples.ts";
+import { startLookupStub } from "../helpers/lookup_stub.ts";
 import { schemaErrors } from "../helpers/schema.ts";
 import { TOOLS } from "../../src/tools/registry.ts";
 import { toolRegistry } from "../../src/server.ts";
 
+process.env.CHEM_MCP_NAME_LOOKUP_URL = await startLookupStub();
 const [command, args] = serverCommand();
 const cwd = process.env.CHEM_MCP_SERVER_CWD;
 const env = Object.fromEntries(

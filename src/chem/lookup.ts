@@ -1,0 +1,288 @@
+/**
+ * Chemical name → SMILES through a REST lookup service, by default PubChem PUG REST (Kim et al., "PubChem 2023
+ * update", Nucleic Acids Res. 2023, 51, D1373, doi:10.1093/nar/gkac956). This is the only networked code of
+ * chem-mcp: one HTTPS GET of the URL-encoded name, bounded by a timeout that covers headers and body.
+ *
+ * The module reads no environment itself: the runtime entry calls {@link configureNameLookup} (for example
+ * with the `CHEM_MCP_NAME_LOOKUP_URL` variable, see {@link nameLookupConfigFromEnv}).
+ *
+ * @module
+ */
+import { ChemError } from "../errors.ts";
+import { preview, withMol } from "./rdkit.ts";
+
+/** Default URL template (PubChem PUG REST, property SMILES as JSON). `{name}` is replaced by the encoded name. */
+export const DEFAULT_NAME_LOOKUP_URL =
+  "https://pubchem.ncbi.nlm.nih.gov/rest/pug/compound/name/{name}/property/SMILES/JSON";
+/** Environment variable the runtime entry may pass to {@link nameLookupConfigFromEnv}. */
+export const NAME_LOOKUP_ENV = "CHEM_MCP_NAME_LOOKUP_URL";
+/** Default time limit for the whole request, headers and body (ms). */
+export const DEFAULT_NAME_LOOKUP_TIMEOUT_MS = 10_000;
+/** Longest name accepted (characters). */
+export const MAX_NAME_LENGTH = 300;
+/** Largest response body read (bytes); PubChem answers are a few hundred bytes. */
+export const MAX_LOOKUP_RESPONSE_BYTES = 1_048_576;
+
+/** PubChem's SMILES fields, most specific first (PubChem renamed IsomericSMILES → SMILES and CanonicalSMILES →
+ * ConnectivitySMILES in 2025; older servers and mirrors use the old names). */
+const SMILES_FIELDS = ["SMILES", "IsomericSMILES", "CanonicalSMILES", "ConnectivitySMILES"] as const;
+
+/** Lookup configuration. */
+export interface NameLookupConfig {
+  /** URL with a `{name}` placeholder; http(s) only. */
+  urlTemplate: string;
+  /** Time limit in ms for the whole exchange. */
+  timeoutMs: number;
+  /** The fetch implementation (web-standard `fetch`). */
+  fetch: typeof fetch;
+}
+
+let config: NameLookupConfig = {
+  urlTemplate: DEFAULT_NAME_LOOKUP_URL,
+  timeoutMs: DEFAULT_NAME_LOOKUP_TIMEOUT_MS,
+  fetch: (input, init) => globalThis.fetch(input, init),
+};
+
+/**
+ * Sets the lookup URL template, timeout and fetch (fields left out keep their current values). Throws a
+ * `TypeError` for a template without `{name}` or not http(s), or a non-positive timeout: configuration errors,
+ * found at start-up.
+ *
+ * @example
+ * ```ts
+ * configureNameLookup({ urlTemplate: "http://127.0.0.1:8080/name/{name}/json", timeoutMs: 2000 });
+ * ```
+ */
+export function configureNameLookup(update: Partial<NameLookupConfig>): NameLookupConfig {
+  const next = { ...config, ...update };
+  if (!next.urlTemplate.includes("{name}")) {
+    throw new TypeError(`Name lookup URL template must contain {name}: ${next.urlTemplate}`);
+  }
+  if (!/^https?:\/\//i.test(next.urlTemplate)) {
+    throw new TypeError(`Name lookup URL template must be an http(s) URL: ${next.urlTemplate}`);
+  }
+  if (!(next.timeoutMs > 0 && Number.isFinite(next.timeoutMs))) {
+    throw new TypeError(`Name lookup timeout must be a positive number of ms: ${next.timeoutMs}`);
+  }
+  config = next;
+  return { ...config };
+}
+
+/**
+ * The current lookup configuration (a copy).
+ *
+ * @example
+ * ```ts
+ * nameLookupConfig().timeoutMs; // 10000 unless configured
+ * ```
+ */
+export function nameLookupConfig(): NameLookupConfig {
+  return { ...config };
+}
+
+/**
+ * Configuration update from an environment map: `CHEM_MCP_NAME_LOOKUP_URL` when set and non-empty.
+ *
+ * @example
+ * ```ts
+ * configureNameLookup(nameLookupConfigFromEnv(Deno.env.toObject()));
+ * ```
+ */
+export function nameLookupConfigFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): Partial<NameLookupConfig> {
+  const url = env[NAME_LOOKUP_ENV]?.trim();
+  return url ? { urlTemplate: url } : {};
+}
+
+/** Result of a name lookup. */
+export interface NameLookupResult {
+  /** The name as looked up (trimmed). */
+  name: string;
+  /** RDKit canonical isomeric SMILES of the service's answer. */
+  smiles: string;
+  /** SMILES exactly as the service returned it. */
+  source_smiles: string;
+  /** Which response field held it (SMILES, IsomericSMILES, CanonicalSMILES or ConnectivitySMILES). */
+  source_field: string;
+  /** PubChem compound id when the service returned one. */
+  cid: number | null;
+  /** Records the service returned for the name (the first is used). */
+  match_count: number;
+  /** Host of the service asked. */
+  source: string;
+}
+
+/** Reads the body as text, refusing more than {@link MAX_LOOKUP_RESPONSE_BYTES}. */
+async function readBody(response: Response): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > MAX_LOOKUP_RESPONSE_BYTES) {
+      await reader.cancel();
+      throw new ChemError(
+        "LOOKUP_BAD_RESPONSE",
+        `The name lookup service sent more than ${MAX_LOOKUP_RESPONSE_BYTES} bytes; refusing the answer.`,
+      );
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** PUG REST fault code of a parsed body, e.g. "PUGREST.NotFound". */
+function faultCode(body: unknown): string | undefined {
+  const fault = (body as { Fault?: { Code?: unknown } } | undefined)?.Fault;
+  return typeof fault?.Code === "string" ? fault.Code : undefined;
+}
+
+/** Interprets one HTTP answer; throws the typed error it calls for. */
+function interpret(
+  name: string,
+  status: number,
+  text: string,
+  source: string,
+): Omit<NameLookupResult, "smiles"> {
+  const body = parseJson(text);
+  const fault = faultCode(body);
+  if (status === 404 || fault === "PUGREST.NotFound") {
+    throw new ChemError("NAME_NOT_FOUND", `No compound named '${preview(name)}' was found (${source}).`, {
+      name: preview(name),
+      status,
+    });
+  }
+  if (status < 200 || status >= 300) {
+    throw new ChemError(
+      "LOOKUP_BAD_RESPONSE",
+      `The name lookup service answered HTTP ${status}${
+        fault ? ` (${fault})` : ""
+      }; retry later or pass a SMILES.`,
+      { status, ...(fault ? { fault } : {}) },
+    );
+  }
+  if (body === undefined) {
+    throw new ChemError(
+      "LOOKUP_BAD_RESPONSE",
+      "The name lookup service answered something that is not JSON.",
+      {
+        status,
+        body: preview(text),
+      },
+    );
+  }
+  const records = (body as { PropertyTable?: { Properties?: unknown } }).PropertyTable?.Properties;
+  const first = Array.isArray(records) ? records[0] as Record<string, unknown> | undefined : undefined;
+  const field = first
+    ? SMILES_FIELDS.find((f) => typeof first[f] === "string" && first[f] !== "")
+    : undefined;
+  if (!first || !field) {
+    throw new ChemError(
+      "LOOKUP_BAD_RESPONSE",
+      `The name lookup answer has no SMILES (expected PropertyTable.Properties[0] with one of ${
+        SMILES_FIELDS.join(", ")
+      }).`,
+      { status, body: preview(text) },
+    );
+  }
+  const cid = first.CID;
+  return {
+    name,
+    source_smiles: first[field] as string,
+    source_field: field,
+    cid: typeof cid === "number" && Number.isInteger(cid) ? cid : null,
+    match_count: Array.isArray(records) ? records.length : 0,
+    source,
+  };
+}
+
+/**
+ * Looks a chemical name up and returns RDKit's canonical SMILES of the answer. Errors: NAME_NOT_FOUND (HTTP
+ * 404 or PUGREST.NotFound), LOOKUP_TIMEOUT (no complete answer within the timeout), LOOKUP_UNREACHABLE
+ * (network failure), LOOKUP_BAD_RESPONSE (other HTTP status, non-JSON, missing fields, unparsable SMILES).
+ *
+ * @example
+ * ```ts
+ * (await nameToSmiles("aspirin")).smiles; // "CC(=O)Oc1ccccc1C(=O)O"
+ * ```
+ */
+export async function nameToSmiles(rawName: string): Promise<NameLookupResult> {
+  const name = rawName.trim();
+  if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
+    throw new ChemError(
+      "NAME_NOT_FOUND",
+      `A name must have 1..${MAX_NAME_LENGTH} characters; got ${name.length}.`,
+      { length: name.length },
+    );
+  }
+  const { urlTemplate, timeoutMs, fetch: doFetch } = config;
+  const url = urlTemplate.replaceAll("{name}", encodeURIComponent(name));
+  const source = new URL(url).host;
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  let status: number;
+  let text: string;
+  try {
+    const response = await doFetch(url, {
+      signal: controller.signal,
+      headers: { accept: "application/json" },
+      redirect: "follow",
+    });
+    status = response.status;
+    text = await readBody(response);
+  } catch (error) {
+    if (error instanceof ChemError) throw error;
+    if (timedOut) {
+      throw new ChemError(
+        "LOOKUP_TIMEOUT",
+        `The name lookup (${source}) gave no complete answer within ${timeoutMs} ms; retry later or pass a SMILES.`,
+        { timeout_ms: timeoutMs },
+      );
+    }
+    throw new ChemError(
+      "LOOKUP_UNREACHABLE",
+      `The name lookup service (${source}) could not be reached: ${
+        error instanceof Error ? error.message : error
+      }.`,
+      { source },
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+  const found = interpret(name, status, text, source);
+  let smiles: string;
+  try {
+    smiles = withMol(found.source_smiles, (mol) => mol.get_smiles());
+  } catch (error) {
+    throw new ChemError(
+      "LOOKUP_BAD_RESPONSE",
+      `The lookup returned SMILES '${preview(found.source_smiles)}' that RDKit cannot use: ${
+        error instanceof Error ? error.message : error
+      }`,
+      { source_smiles: preview(found.source_smiles) },
+    );
+  }
+  return { ...found, smiles };
+}

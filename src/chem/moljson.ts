@@ -1,0 +1,573 @@
+/**
+ * MolJSON version 1: an explicit, versioned atom/bond JSON form of a molecule that an LLM can read and edit
+ * atom by atom (specification: docs/moljson.md).
+ *
+ * SMILES → MolJSON goes through RDKit's own JSON (CommonChem/rdkitjson) export; MolJSON → molecule writes
+ * rdkitjson back (aromatic bonds are handed over as aromatic and kekulised by RDKit's sanitisation) and lets
+ * RDKit canonicalise (Schneider, Sayle & Landrum, J. Chem. Inf. Model. 2015, 55, 2111,
+ * doi:10.1021/acs.jcim.5b00543). CIP labels come from RDKit's new CIP labeller (Hanson et al., J. Chem. Inf.
+ * Model. 2018, 58, 1755, doi:10.1021/acs.jcim.8b00324) and are informational only.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import { toJsonSchema } from "@valibot/to-json-schema";
+import { ChemError } from "../errors.ts";
+import { MAX_HEAVY_ATOMS, type Mol, rdkit, withMol } from "./rdkit.ts";
+
+/** Format name written into every document. */
+export const MOLJSON_FORMAT = "moljson";
+/** Current (and only) format version. */
+export const MOLJSON_VERSION = 1;
+/** Most atoms (hydrogen atoms listed as atoms included) a MolJSON document may hold. */
+export const MAX_MOLJSON_ATOMS = MAX_HEAVY_ATOMS;
+/** Most bonds a MolJSON document may hold. */
+export const MAX_MOLJSON_BONDS = 2 * MAX_HEAVY_ATOMS;
+
+// deno-fmt-ignore
+/** Element symbols by atomic number; index 0 is the dummy/attachment atom `*`. */
+export const ELEMENTS: readonly string[] = [
+  "*", "H", "He", "Li", "Be", "B", "C", "N", "O", "F", "Ne", "Na", "Mg", "Al", "Si", "P", "S", "Cl", "Ar",
+  "K", "Ca", "Sc", "Ti", "V", "Cr", "Mn", "Fe", "Co", "Ni", "Cu", "Zn", "Ga", "Ge", "As", "Se", "Br", "Kr",
+  "Rb", "Sr", "Y", "Zr", "Nb", "Mo", "Tc", "Ru", "Rh", "Pd", "Ag", "Cd", "In", "Sn", "Sb", "Te", "I", "Xe",
+  "Cs", "Ba", "La", "Ce", "Pr", "Nd", "Pm", "Sm", "Eu", "Gd", "Tb", "Dy", "Ho", "Er", "Tm", "Yb", "Lu", "Hf",
+  "Ta", "W", "Re", "Os", "Ir", "Pt", "Au", "Hg", "Tl", "Pb", "Bi", "Po", "At", "Rn", "Fr", "Ra", "Ac", "Th",
+  "Pa", "U", "Np", "Pu", "Am", "Cm", "Bk", "Cf", "Es", "Fm", "Md", "No", "Lr", "Rf", "Db", "Sg", "Bh", "Hs",
+  "Mt", "Ds", "Rg", "Cn", "Nh", "Fl", "Mc", "Lv", "Ts", "Og",
+];
+
+const ATOMIC_NUMBER: ReadonlyMap<string, number> = new Map(ELEMENTS.map((symbol, z) => [symbol, z]));
+
+const int = (min: number, max: number, description: string) =>
+  v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max), v.description(description));
+
+const chiralitySchema = v.pipe(
+  v.strictObject({
+    neighbors: v.pipe(
+      v.array(v.union([int(0, MAX_MOLJSON_ATOMS - 1, "Atom index."), v.literal("H")])),
+      v.minLength(3),
+      v.maxLength(4),
+      v.description(
+        'The centre\'s neighbours in a chosen order: atom indices, and "H" for its one implicit hydrogen. ' +
+          "Three entries when the fourth position is a lone pair (e.g. sulfoxide S); the lone pair is then " +
+          "taken to be last.",
+      ),
+    ),
+    winding: v.pipe(
+      v.picklist(["CW", "CCW"]),
+      v.description(
+        "Looking from neighbors[0] towards the centre, neighbors[1], [2], [3] run clockwise (CW, SMILES @@) " +
+          "or counter-clockwise (CCW, SMILES @) when listed in that order.",
+      ),
+    ),
+    cip: v.optional(
+      v.pipe(
+        v.nullable(v.picklist(["R", "S", "r", "s"])),
+        v.description(
+          "CIP label from RDKit's CIP labeller (r/s = pseudo-asymmetric). Informational: ignored on input.",
+        ),
+      ),
+      null,
+    ),
+  }),
+  v.description("Tetrahedral configuration; null when the atom is not a specified stereocentre."),
+);
+
+const atomSchema = v.strictObject({
+  index: int(0, MAX_MOLJSON_ATOMS - 1, "Position of the atom in `atoms` (0-based); must equal it."),
+  element: v.pipe(
+    v.string(),
+    v.minLength(1),
+    v.maxLength(3),
+    v.description("Element symbol with standard capitalisation ('C', 'Cl', 'Na'); '*' for a dummy atom."),
+  ),
+  charge: int(-8, 8, "Formal charge (elementary charges)."),
+  isotope: v.pipe(
+    v.nullable(int(1, 300, "Mass number.")),
+    v.description("Mass number, e.g. 13 for 13C; null for natural abundance."),
+  ),
+  hydrogens: int(
+    0,
+    8,
+    "Hydrogens on this atom that are not listed as atoms of their own (normally all its hydrogens).",
+  ),
+  radical_electrons: v.optional(int(0, 4, "Unpaired electrons (0 unless a radical)."), 0),
+  aromatic: v.pipe(v.boolean(), v.description("True for an atom of an aromatic ring (RDKit aromaticity).")),
+  chirality: v.nullable(chiralitySchema),
+});
+
+const bondStereoSchema = v.pipe(
+  v.strictObject({
+    configuration: v.pipe(
+      v.picklist(["cis", "trans"]),
+      v.description("Whether atoms[0] and atoms[1] lie on the same (cis) or opposite (trans) side."),
+    ),
+    atoms: v.pipe(
+      v.tuple([int(0, MAX_MOLJSON_ATOMS - 1, "Atom index."), int(0, MAX_MOLJSON_ATOMS - 1, "Atom index.")]),
+      v.description("A neighbour of `begin` and a neighbour of `end` (not the bond's own atoms)."),
+    ),
+  }),
+  v.description("Double-bond configuration relative to two named neighbour atoms; null when unspecified."),
+);
+
+const bondSchema = v.strictObject({
+  index: int(0, MAX_MOLJSON_BONDS - 1, "Position of the bond in `bonds` (0-based); must equal it."),
+  begin: int(0, MAX_MOLJSON_ATOMS - 1, "Index of the first atom."),
+  end: int(0, MAX_MOLJSON_ATOMS - 1, "Index of the second atom."),
+  order: v.pipe(
+    v.picklist([1, 2, 3, 1.5]),
+    v.description("1 single, 2 double, 3 triple, 1.5 aromatic (both atoms must be aromatic)."),
+  ),
+  stereo: v.nullable(bondStereoSchema),
+});
+
+/** Valibot schema of a MolJSON version 1 document (the single source of its JSON Schema). */
+export const MolJsonSchema = v.pipe(
+  v.strictObject({
+    format: v.pipe(v.literal(MOLJSON_FORMAT), v.description("Always 'moljson'.")),
+    version: v.pipe(v.literal(MOLJSON_VERSION), v.description("Format version, 1.")),
+    atoms: v.pipe(
+      v.array(atomSchema),
+      v.maxLength(MAX_MOLJSON_ATOMS),
+      v.description("Atoms; hydrogens are normally counts on heavy atoms, not atoms."),
+    ),
+    bonds: v.pipe(v.array(bondSchema), v.maxLength(MAX_MOLJSON_BONDS), v.description("Bonds.")),
+  }),
+  v.description(
+    "MolJSON v1: explicit atoms and bonds of a molecule (specification in docs/moljson.md). Indices are 0-based.",
+  ),
+);
+
+/** A MolJSON version 1 document. */
+export type MolJson = v.InferOutput<typeof MolJsonSchema>;
+/** One atom of a MolJSON document. */
+export type MolJsonAtom = MolJson["atoms"][number];
+/** One bond of a MolJSON document. */
+export type MolJsonBond = MolJson["bonds"][number];
+
+/**
+ * The JSON Schema (draft 2020-12) of MolJSON v1, generated from {@link MolJsonSchema}.
+ *
+ * @example
+ * ```ts
+ * moljsonJsonSchema().properties; // { format, version, atoms, bonds }
+ * ```
+ */
+export function moljsonJsonSchema(): Record<string, unknown> {
+  return {
+    $id: "https://chem-mcp.invalid/schemas/moljson-1.json",
+    title: "MolJSON version 1",
+    ...toJsonSchema(MolJsonSchema, { target: "draft-2020-12", typeMode: "input", errorMode: "ignore" }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// SMILES → MolJSON
+
+interface RdkitJsonAtom {
+  z?: number;
+  impHs?: number;
+  chg?: number;
+  nRad?: number;
+  isotope?: number;
+  stereo?: string;
+}
+interface RdkitJsonBond {
+  bo?: number;
+  atoms: [number, number];
+  stereo?: string;
+  stereoAtoms?: [number, number];
+}
+interface RdkitJsonMolecule {
+  atoms: RdkitJsonAtom[];
+  bonds?: RdkitJsonBond[];
+  extensions?: {
+    name: string;
+    aromaticAtoms?: number[];
+    aromaticBonds?: number[];
+    cipCodes?: [number, string][];
+  }[];
+}
+
+/** RDKit's own JSON of a molecule (first molecule of the document), with RDKit's defaults filled in. */
+function rdkitJsonOf(mol: Mol): RdkitJsonMolecule {
+  const doc = JSON.parse(mol.get_json()) as { molecules: RdkitJsonMolecule[] };
+  const molecule = doc.molecules[0];
+  if (!molecule) throw new ChemError("UNSUPPORTED_MOLECULE", "RDKit returned no molecule JSON.");
+  return molecule;
+}
+
+/** Neighbours of every atom in bond-index order (the order RDKit's chiral tags refer to). */
+function neighbourLists(atomCount: number, bonds: readonly { begin: number; end: number }[]): number[][] {
+  const lists: number[][] = Array.from({ length: atomCount }, () => []);
+  for (const { begin, end } of bonds) {
+    lists[begin]?.push(end);
+    lists[end]?.push(begin);
+  }
+  return lists;
+}
+
+/**
+ * Converts a parsed RDKit molecule (parsed with CIP labels assigned) into MolJSON.
+ *
+ * @example
+ * ```ts
+ * const mol = rdkit().get_mol("C[C@H](N)O", JSON.stringify({ assignCIPLabels: true }))!;
+ * molToMolJson(mol).atoms[1].chirality; // { neighbors: [0, 2, 3, "H"], winding: "CCW", cip: "S" }
+ * mol.delete();
+ * ```
+ */
+export function molToMolJson(mol: Mol): MolJson {
+  const src = rdkitJsonOf(mol);
+  const ext = src.extensions?.find((e) => e.name === "rdkitRepresentation");
+  const aromaticAtoms = new Set(ext?.aromaticAtoms ?? []);
+  const aromaticBonds = new Set(ext?.aromaticBonds ?? []);
+  const cip = new Map((ext?.cipCodes ?? []).map(([i, code]) => [i, code]));
+  const rawBonds = src.bonds ?? [];
+  const neighbours = neighbourLists(
+    src.atoms.length,
+    rawBonds.map((b) => ({ begin: b.atoms[0], end: b.atoms[1] })),
+  );
+
+  const atoms = src.atoms.map((a, index): MolJsonAtom => {
+    const z = a.z ?? 6;
+    const hydrogens = a.impHs ?? 0;
+    const tag = a.stereo ?? "unspecified";
+    const chiral = tag === "cw" || tag === "ccw";
+    const code = cip.get(index);
+    return {
+      index,
+      element: ELEMENTS[z] ?? "*",
+      charge: a.chg ?? 0,
+      isotope: a.isotope ? a.isotope : null,
+      hydrogens,
+      radical_electrons: a.nRad ?? 0,
+      aromatic: aromaticAtoms.has(index),
+      chirality: chiral
+        ? {
+          // RDKit orders a centre's neighbours by bond index and puts an implicit H (or lone pair) last.
+          neighbors: [...(neighbours[index] ?? []), ...(hydrogens === 1 ? ["H" as const] : [])],
+          winding: tag === "cw" ? "CW" : "CCW",
+          cip: code === "R" || code === "S" || code === "r" || code === "s" ? code : null,
+        }
+        : null,
+    };
+  });
+
+  const bonds = rawBonds.map((b, index): MolJsonBond => {
+    const order = aromaticBonds.has(index) ? 1.5 : (b.bo ?? 1);
+    if (order !== 1 && order !== 2 && order !== 3 && order !== 1.5) {
+      throw new ChemError(
+        "UNSUPPORTED_MOLECULE",
+        `bond ${index}: RDKit bond type ${order} (dative, zero-order or quadruple) cannot be written in MolJSON v1; ` +
+          "convert without the metal complex or use SMILES.",
+        { bond: index },
+      );
+    }
+    const stereo = (b.stereo === "cis" || b.stereo === "trans") && b.stereoAtoms
+      ? {
+        configuration: b.stereo === "cis" ? "cis" as const : "trans" as const,
+        atoms: [b.stereoAtoms[0], b.stereoAtoms[1]] as [number, number],
+      }
+      : null;
+    return { index, begin: b.atoms[0], end: b.atoms[1], order, stereo };
+  });
+
+  return { format: MOLJSON_FORMAT, version: MOLJSON_VERSION, atoms, bonds };
+}
+
+/**
+ * SMILES → MolJSON v1 (atom indices follow the order of atoms in the SMILES).
+ *
+ * @example
+ * ```ts
+ * toMolJson("CC(=O)O").atoms.length; // 4
+ * toMolJson("c1ccccc1").bonds[0].order; // 1.5
+ * ```
+ */
+export function toMolJson(smiles: string): MolJson {
+  return withMol(smiles, () => {
+    // Re-read the validated text with CIP labelling (same parser, so the same atom order).
+    const labelled = rdkit().get_mol(smiles.trim(), JSON.stringify({ assignCIPLabels: true }));
+    if (!labelled || !labelled.is_valid()) {
+      labelled?.delete();
+      throw new ChemError("INVALID_SMILES", "RDKit could not parse the SMILES with CIP labelling.");
+    }
+    try {
+      return molToMolJson(labelled);
+    } finally {
+      labelled.delete();
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// MolJSON → molecule
+
+/** Throws the one error kind of this module. */
+function invalid(message: string, details: Record<string, unknown>): never {
+  throw new ChemError("INVALID_MOLJSON", message, details);
+}
+
+/** Structural validation (types, ranges, required fields) with the failing path in the message. */
+function parseStructure(input: unknown): MolJson {
+  const result = v.safeParse(MolJsonSchema, input);
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  const path = v.getDotPath(issue) ?? "(document)";
+  const match = /^(atoms|bonds)\.(\d+)/.exec(path);
+  const where = match ? `${match[1] === "atoms" ? "atom" : "bond"} ${match[2]}: ` : "";
+  invalid(`${where}${path}: ${issue.message}`, {
+    path,
+    ...(match ? { [match[1] === "atoms" ? "atom" : "bond"]: Number(match[2]) } : {}),
+  });
+}
+
+/** Index, element, range, duplicate and aromaticity checks; returns the neighbour lists. */
+function checkGraph(doc: MolJson): number[][] {
+  const n = doc.atoms.length;
+  doc.atoms.forEach((atom, i) => {
+    if (atom.index !== i) {
+      invalid(`atom ${i}: index is ${atom.index} but must equal its position ${i}.`, { atom: i });
+    }
+    if (!ATOMIC_NUMBER.has(atom.element)) {
+      invalid(`atom ${i}: unknown element '${atom.element}' (use a symbol such as C, N, Cl, or '*').`, {
+        atom: i,
+      });
+    }
+  });
+  const seen = new Map<string, number>();
+  doc.bonds.forEach((bond, j) => {
+    if (bond.index !== j) {
+      invalid(`bond ${j}: index is ${bond.index} but must equal its position ${j}.`, { bond: j });
+    }
+    for (const end of [bond.begin, bond.end]) {
+      if (end >= n) {
+        invalid(`bond ${j}: atom index ${end} is out of range (atoms are 0..${n - 1}); the bond dangles.`, {
+          bond: j,
+          atom: end,
+        });
+      }
+    }
+    if (bond.begin === bond.end) invalid(`bond ${j}: joins atom ${bond.begin} to itself.`, { bond: j });
+    const key = bond.begin < bond.end ? `${bond.begin}-${bond.end}` : `${bond.end}-${bond.begin}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      invalid(`bond ${j}: duplicates bond ${first} (atoms ${key}).`, { bond: j, duplicate_of: first });
+    }
+    seen.set(key, j);
+    const aromaticEnds = (doc.atoms[bond.begin]?.aromatic ?? false) &&
+      (doc.atoms[bond.end]?.aromatic ?? false);
+    if (bond.order === 1.5 && !aromaticEnds) {
+      invalid(
+        `bond ${j}: order 1.5 (aromatic) needs both atoms ${bond.begin} and ${bond.end} marked aromatic.`,
+        {
+          bond: j,
+        },
+      );
+    }
+  });
+  const neighbours = neighbourLists(n, doc.bonds);
+  doc.atoms.forEach((atom, i) => {
+    if (atom.aromatic && !doc.bonds.some((b) => b.order === 1.5 && (b.begin === i || b.end === i))) {
+      invalid(`atom ${i}: marked aromatic but has no aromatic (1.5) bond.`, { atom: i });
+    }
+  });
+  return neighbours;
+}
+
+/** Sign of the permutation taking `from` to `to` (same elements): +1 even, -1 odd. */
+function permutationSign<T>(from: readonly T[], to: readonly T[]): number {
+  const perm = to.map((x) => from.indexOf(x));
+  let sign = 1;
+  const visited = perm.map(() => false);
+  for (let i = 0; i < perm.length; i++) {
+    if (visited[i]) continue;
+    let length = 0;
+    for (let j = i; !visited[j]; j = perm[j] ?? i) {
+      visited[j] = true;
+      length++;
+    }
+    if (length % 2 === 0) sign = -sign;
+  }
+  return sign;
+}
+
+/** RDKit chiral tag for a MolJSON chirality, checking that it names exactly the atom's neighbours. */
+function chiralTag(atom: MolJsonAtom, neighbours: readonly number[]): "cw" | "ccw" | undefined {
+  const c = atom.chirality;
+  if (!c) return undefined;
+  const i = atom.index;
+  const hasH = c.neighbors.includes("H");
+  if (hasH && atom.hydrogens !== 1) {
+    const message = `atom ${i}: chirality lists "H" but the atom has ${atom.hydrogens} hydrogens (needs 1).`;
+    invalid(message, { atom: i });
+  }
+  const expected: (number | "H")[] = [...neighbours, ...(atom.hydrogens === 1 ? ["H" as const] : [])];
+  const given = c.neighbors;
+  const sameSet = given.length === expected.length && new Set(given).size === given.length &&
+    given.every((x) => expected.includes(x));
+  if (!sameSet || expected.length < 3 || expected.length > 4) {
+    invalid(
+      `atom ${i}: chirality neighbors [${given.join(", ")}] must list each of the atom's neighbours ` +
+        `[${expected.join(", ")}] exactly once (3 or 4 in all).`,
+      { atom: i },
+    );
+  }
+  const sign = permutationSign(expected, given);
+  const ccw = c.winding === "CCW";
+  return (sign > 0) === ccw ? "ccw" : "cw";
+}
+
+/** Checks a double bond's stereo reference atoms and returns them ordered (neighbour of begin first). */
+function stereoAtoms(bond: MolJsonBond, neighbours: readonly number[][]): [number, number] | undefined {
+  const s = bond.stereo;
+  if (!s) return undefined;
+  const j = bond.index;
+  if (bond.order !== 2) invalid(`bond ${j}: cis/trans stereo is only allowed on a double bond.`, { bond: j });
+  const [p, q] = s.atoms;
+  const nb = neighbours[bond.begin] ?? [];
+  const ne = neighbours[bond.end] ?? [];
+  const ok = (a: number, b: number) => a !== bond.end && b !== bond.begin && nb.includes(a) && ne.includes(b);
+  if (ok(p, q)) return [p, q];
+  if (ok(q, p)) return [q, p];
+  invalid(
+    `bond ${j}: stereo atoms [${p}, ${q}] must be a neighbour of atom ${bond.begin} and a neighbour of atom ` +
+      `${bond.end}, other than the bond's own atoms.`,
+    { bond: j },
+  );
+}
+
+/** Builds RDKit's JSON for a validated MolJSON document. */
+function toRdkitJson(doc: MolJson, neighbours: readonly number[][]): string {
+  const atoms = doc.atoms.map((a) => {
+    const tag = chiralTag(a, neighbours[a.index] ?? []);
+    return {
+      z: ATOMIC_NUMBER.get(a.element) ?? 0,
+      impHs: a.hydrogens,
+      chg: a.charge,
+      nRad: a.radical_electrons,
+      isotope: a.isotope ?? 0,
+      stereo: tag ?? "unspecified",
+    };
+  });
+  const bonds = doc.bonds.map((b) => {
+    const ref = stereoAtoms(b, neighbours);
+    return {
+      bo: b.order === 1.5 ? 1 : b.order,
+      atoms: [b.begin, b.end],
+      ...(ref && b.stereo ? { stereo: b.stereo.configuration, stereoAtoms: ref } : {}),
+    };
+  });
+  const aromaticBonds = doc.bonds.filter((b) => b.order === 1.5).map((b) => b.index);
+  const aromaticAtoms = doc.atoms.filter((a) => a.aromatic).map((a) => a.index);
+  return JSON.stringify({
+    rdkitjson: { version: 11 },
+    defaults: {
+      atom: { z: 6, impHs: 0, chg: 0, nRad: 0, isotope: 0, stereo: "unspecified" },
+      bond: { bo: 1, stereo: "unspecified" },
+    },
+    molecules: [{
+      atoms,
+      bonds,
+      extensions: [{
+        name: "rdkitRepresentation",
+        formatVersion: 2,
+        toolkitVersion: "moljson",
+        aromaticAtoms,
+        aromaticBonds,
+      }],
+    }],
+  });
+}
+
+/** Turns RDKit's sanitisation log into an error naming the atom(s). */
+function sanitizationError(log: string): never {
+  const valence = /valence for atom # ?(\d+) ([A-Za-z*]+),? (\d+)/i.exec(log);
+  if (valence) {
+    const atom = Number(valence[1]);
+    const [, , element = "?", total = "?"] = valence;
+    invalid(
+      `atom ${atom}: bad valence — ${element} with valence ${total} (bond orders plus hydrogens) is more than ` +
+        "RDKit permits; check its bonds, hydrogens and charge.",
+      { atom, element },
+    );
+  }
+  const kekule = /Unkekulized atoms:\s*([\d ]+)/.exec(log);
+  if (kekule) {
+    const atoms = (kekule[1] ?? "").trim().split(/\s+/).map(Number);
+    const list = atoms.join(", ");
+    invalid(
+      `atoms ${list}: the aromatic system cannot be kekulised; check aromatic flags and hydrogens (e.g. a ` +
+        "pyrrole-type nitrogen needs hydrogens: 1).",
+      { atoms, atom: atoms[0] },
+    );
+  }
+  const line = log.trim().split("\n").pop() ?? "";
+  invalid(`RDKit rejected the molecule: ${line.replace(/^\[[^\]]*\]\s*/, "") || "unknown reason"}.`, {});
+}
+
+/**
+ * Parses and validates a MolJSON document into an RDKit molecule. The caller owns the molecule (delete it).
+ * Throws `ChemError("INVALID_MOLJSON")` naming the offending atom or bond.
+ *
+ * @example
+ * ```ts
+ * const mol = molFromMolJson(toMolJson("CCO"));
+ * mol.get_smiles(); // "CCO"
+ * mol.delete();
+ * ```
+ */
+export function molFromMolJson(input: unknown): Mol {
+  const doc = parseStructure(input);
+  const neighbours = checkGraph(doc);
+  const heavy = doc.atoms.filter((a) => a.element !== "H").length;
+  if (heavy > MAX_HEAVY_ATOMS) {
+    const message = `MolJSON has ${heavy} heavy atoms; at most ${MAX_HEAVY_ATOMS} are accepted.`;
+    throw new ChemError("MOLECULE_TOO_LARGE", message, { heavy_atoms: heavy, limit: MAX_HEAVY_ATOMS });
+  }
+  const json = toRdkitJson(doc, neighbours);
+  const R = rdkit();
+  const log = R.set_log_capture("rdApp.error");
+  let smiles: string;
+  try {
+    // RDKit's legacy stereo perception would discard cis/trans set directly on bonds, so the JSON molecule is
+    // read without it, written as SMILES (stereo kept) and re-read: the re-read applies RDKit's normal clean-up
+    // (a chiral tag on an atom that is not a stereocentre is dropped, as for SMILES input).
+    const mol = R.get_mol(json, JSON.stringify({ setAromaticBonds: true, assignStereo: false }));
+    if (!mol || !mol.is_valid()) {
+      mol?.delete();
+      sanitizationError(log?.get_buffer() ?? "");
+    }
+    try {
+      smiles = mol.get_smiles();
+    } finally {
+      mol.delete();
+    }
+  } finally {
+    log?.delete();
+  }
+  const reread = R.get_mol(smiles);
+  if (!reread || !reread.is_valid()) {
+    reread?.delete();
+    invalid(`RDKit could not re-read the molecule it built from the MolJSON (SMILES '${smiles}').`, {});
+  }
+  return reread;
+}
+
+/**
+ * MolJSON → RDKit canonical isomeric SMILES.
+ *
+ * @example
+ * ```ts
+ * fromMolJson(toMolJson("OCC")).smiles; // "CCO"
+ * ```
+ */
+export function fromMolJson(input: unknown): { smiles: string; atom_count: number; bond_count: number } {
+  const mol = molFromMolJson(input);
+  try {
+    return { smiles: mol.get_smiles(), atom_count: mol.get_num_atoms(true), bond_count: mol.get_num_bonds() };
+  } finally {
+    mol.delete();
+  }
+}

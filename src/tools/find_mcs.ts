@@ -1,0 +1,133 @@
+import * as v from "valibot";
+import {
+  findMcs,
+  MCS_DEFAULT_TIMEOUT_S,
+  MCS_MAX_HEAVY_ATOMS,
+  MCS_MAX_MOLECULES,
+  MCS_MAX_TIMEOUT_S,
+  MCS_MIN_MOLECULES,
+} from "../chem/mcs.ts";
+import { count, smilesArg } from "./common.ts";
+import { defineTool } from "./tool.ts";
+
+/** Method text echoed in results. */
+export const MCS_METHOD = "RDKit FMCS (Dalke & Hastings, J. Cheminform. 2013, 5(Suppl 1), O6, " +
+  "doi:10.1186/1758-2946-5-S1-O6) via RDKit MinimalLib get_mcs_as_json";
+
+/** `find_mcs`: maximum common substructure of a list of molecules. */
+export const findMcsTool = defineTool({
+  name: "find_mcs",
+  title: "Maximum common substructure",
+  description:
+    "Maximum common substructure (MCS) shared by 2-20 molecules, with RDKit's FMCS algorithm (Dalke & " +
+    "Hastings, J. Cheminform. 2013, 5(Suppl 1), O6). Returns the MCS as SMARTS with its atom and bond counts, " +
+    "whether the search hit its time limit (timed_out: the SMARTS is then the best found, not necessarily " +
+    "maximal), and for each input the atom indices of one match. Defaults: atoms compared by element, bonds " +
+    "by order (RDKit's 'Order': aromatic also matches single), ring bonds only match ring bonds. Limits: " +
+    `${MCS_MIN_MOLECULES}-${MCS_MAX_MOLECULES} molecules, each at most ${MCS_MAX_HEAVY_ATOMS} heavy atoms; ` +
+    `timeout_seconds default ${MCS_DEFAULT_TIMEOUT_S}, at most ${MCS_MAX_TIMEOUT_S}. Use it to find a shared ` +
+    "scaffold or core of a series. Fails with INVALID_SMILES or MOLECULE_TOO_LARGE (message names the list " +
+    "position), NO_COMMON_SUBSTRUCTURE, or COMPUTATION_TIMEOUT (nothing found within the time limit).",
+  input: v.strictObject({
+    smiles_list: v.pipe(
+      v.array(smilesArg("One molecule as SMILES.")),
+      v.minLength(MCS_MIN_MOLECULES),
+      v.maxLength(MCS_MAX_MOLECULES),
+      v.description(
+        `Molecules to compare, ${MCS_MIN_MOLECULES}-${MCS_MAX_MOLECULES} SMILES strings, each at most ` +
+          `${MCS_MAX_HEAVY_ATOMS} heavy atoms.`,
+      ),
+    ),
+    timeout_seconds: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(1),
+        v.maxValue(MCS_MAX_TIMEOUT_S),
+        v.description(
+          `Wall-clock limit in whole seconds (default ${MCS_DEFAULT_TIMEOUT_S}, at most ${MCS_MAX_TIMEOUT_S}).`,
+        ),
+      ),
+      MCS_DEFAULT_TIMEOUT_S,
+    ),
+    atom_compare: v.optional(
+      v.pipe(
+        v.picklist(["elements", "any", "any_heavy", "isotopes"]),
+        v.description(
+          "Atom equivalence: 'elements' (default, same element), 'any' (any atoms), 'any_heavy' (any heavy " +
+            "atoms), 'isotopes' (same isotope label).",
+        ),
+      ),
+      "elements",
+    ),
+    bond_compare: v.optional(
+      v.pipe(
+        v.picklist(["order", "order_exact", "any"]),
+        v.description(
+          "Bond equivalence: 'order' (default; aromatic also matches single), 'order_exact', or 'any'.",
+        ),
+      ),
+      "order",
+    ),
+    ring_matches_ring_only: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description("Ring atoms and bonds only match ring atoms and bonds (default true)."),
+      ),
+      true,
+    ),
+    complete_rings_only: v.optional(
+      v.pipe(v.boolean(), v.description("Only whole rings may be part of the MCS (default false).")),
+      false,
+    ),
+    match_chiral_tag: v.optional(
+      v.pipe(v.boolean(), v.description("Tetrahedral chirality tags must match (default false).")),
+      false,
+    ),
+    threshold: v.optional(
+      v.pipe(
+        v.number(),
+        v.minValue(0.01),
+        v.maxValue(1),
+        v.description("Fraction of the molecules that must contain the MCS (default 1 = all)."),
+      ),
+      1,
+    ),
+  }),
+  output: v.object({
+    smarts: v.pipe(v.string(), v.description("SMARTS of the maximum common substructure (RDKit FMCS).")),
+    atom_count: count("Atoms in the MCS."),
+    bond_count: count("Bonds in the MCS."),
+    timed_out: v.pipe(
+      v.boolean(),
+      v.description("True when FMCS stopped at timeout_seconds; the SMARTS may then not be maximal."),
+    ),
+    molecule_count: count("Number of molecules compared."),
+    matches: v.pipe(
+      v.array(v.nullable(v.array(count("Atom index.")))),
+      v.description(
+        "Per input molecule (same order), atom indices (0-based, SMILES order) of one MCS match, listed in " +
+          "SMARTS atom order; null when that molecule does not contain it (possible when threshold < 1).",
+      ),
+    ),
+    timeout_seconds: count("Time limit used (s)."),
+    method: v.pipe(v.string(), v.description("Method and reference.")),
+  }),
+  run: (args) => {
+    const result = findMcs(args.smiles_list, {
+      timeoutSeconds: args.timeout_seconds,
+      atomCompare: args.atom_compare,
+      bondCompare: args.bond_compare,
+      ringMatchesRingOnly: args.ring_matches_ring_only,
+      completeRingsOnly: args.complete_rings_only,
+      matchChiralTag: args.match_chiral_tag,
+      threshold: args.threshold,
+    });
+    return {
+      ...result,
+      molecule_count: args.smiles_list.length,
+      timeout_seconds: args.timeout_seconds,
+      method: MCS_METHOD,
+    };
+  },
+});

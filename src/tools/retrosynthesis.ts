@@ -1,0 +1,129 @@
+import * as v from "valibot";
+import { BRICS_MAX_HEAVY_ATOMS, bricsDisconnections } from "../chem/brics.ts";
+import { round } from "../chem/identity.ts";
+import { saScore } from "../chem/sascore.ts";
+import { count, num, smilesArg } from "./common.ts";
+import { defineTool } from "./tool.ts";
+
+/** Method text echoed in results. */
+export const RETRO_METHOD = "One-step BRICS disconnection (Degen et al., ChemMedChem 2008, 3, 1503, " +
+  "doi:10.1002/cmdc.200800178: 16 link environments and the paper's pairings, acyclic single bonds), ranked " +
+  "by the larger fragment SA score (Ertl & Schuffenhauer, J. Cheminform. 2009, 1, 8, " +
+  "doi:10.1186/1758-2946-1-8); a heuristic, not a validated synthesis route";
+
+const r4 = (x: number) => round(x, 4);
+
+const fragmentSchema = v.object({
+  smiles: v.pipe(
+    v.string(),
+    v.description(
+      "Fragment as canonical SMILES; the attachment point is a dummy atom labelled with its " +
+        "BRICS environment, e.g. [1*]C(C)=O.",
+    ),
+  ),
+  sa_score: v.pipe(
+    v.number(),
+    v.minValue(1),
+    v.maxValue(10),
+    v.description("SA score of the fragment SMILES as written (1 easy - 10 hard, 4 decimals)."),
+  ),
+});
+
+/** `retrosynthesis`: one-step BRICS disconnections ranked by fragment SA score. */
+export const retrosynthesisTool = defineTool({
+  name: "retrosynthesis",
+  title: "One-step BRICS retrosynthesis",
+  description: "One-step retrosynthetic disconnection with BRICS (Degen et al., ChemMedChem 2008, 3, 1503, " +
+    "doi:10.1002/cmdc.200800178). Every acyclic single bond joining two of the paper's 16 link environments " +
+    "in an allowed pairing (amide C(=O)-N, ester C(=O)-O, ether/aryl ether C-O, amine C-N, N-aryl, " +
+    "sulfonamide S-N, aryl-aryl with a heteroaromatic partner, benzylic C-ring, ...) is cut on its own, " +
+    "giving two fragments whose attachment points are dummy atoms labelled by environment ([1*] ... [16*]). " +
+    "Each fragment gets an Ertl-Schuffenhauer SA score (1 easy - 10 hard; J. Cheminform. 2009, 1, 8); " +
+    "disconnections are ranked by the larger fragment score, ascending (easiest building blocks first). This " +
+    "is a heuristic: BRICS bonds are bonds commonly made by known reactions, not a validated route, and the " +
+    "paper's C=C (L7) olefin disconnection is not applied. Limit: " +
+    `${BRICS_MAX_HEAVY_ATOMS} heavy atoms. Fails with INVALID_SMILES or MOLECULE_TOO_LARGE; a molecule ` +
+    "without BRICS bonds gives an empty list.",
+  input: v.strictObject({
+    smiles: smilesArg(
+      `Molecule as SMILES (at most ${BRICS_MAX_HEAVY_ATOMS} heavy atoms), e.g. 'CC(=O)Nc1ccc(O)cc1'.`,
+    ),
+    max_results: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(1),
+        v.maxValue(200),
+        v.description("Return at most this many disconnections, best first (default 50, at most 200)."),
+      ),
+      50,
+    ),
+  }),
+  output: v.object({
+    smiles: v.pipe(v.string(), v.description("The SMILES as given.")),
+    canonical_smiles: v.pipe(
+      v.string(),
+      v.description("RDKit canonical SMILES; atom indices refer to the input SMILES order."),
+    ),
+    component_count: count(
+      "Disconnected parts of the input (2 for a salt); fragments hold only the cut part.",
+    ),
+    disconnection_count: count("Breakable BRICS bonds found (before max_results)."),
+    truncated: v.pipe(v.boolean(), v.description("True when more disconnections exist than were returned.")),
+    disconnections: v.pipe(
+      v.array(v.object({
+        rank: count("1 = easiest (lowest max_sa_score)."),
+        bond_index: count("Index of the cut bond (RDKit bond order of the input SMILES)."),
+        atoms: v.pipe(
+          v.tuple([count("Atom index."), count("Atom index.")]),
+          v.description(
+            "Atoms of the cut bond (0-based, input SMILES order), lower environment number first.",
+          ),
+        ),
+        environments: v.pipe(
+          v.tuple([count("Environment number."), count("Environment number.")]),
+          v.description("BRICS link environments (1-16) of atoms[0] and atoms[1]."),
+        ),
+        labels: v.pipe(v.tuple([v.string(), v.string()]), v.description("The same as 'L1'...'L16'.")),
+        fragments: v.pipe(
+          v.tuple([fragmentSchema, fragmentSchema]),
+          v.description(
+            "Fragment containing atoms[0] (dummy labelled environments[0]), then the one with atoms[1].",
+          ),
+        ),
+        max_sa_score: num("Larger of the two fragment SA scores: the ranking key (4 decimals)."),
+      })),
+      v.description("Disconnections ranked by max_sa_score ascending; ties by bond_index."),
+    ),
+    heuristic: v.pipe(
+      v.literal(true),
+      v.description("Always true: a ranking heuristic, not a synthesis plan."),
+    ),
+    method: v.pipe(v.string(), v.description("Method and references.")),
+  }),
+  run: ({ smiles, max_results }) => {
+    const result = bricsDisconnections(smiles, (s) => saScore(s).score);
+    const all = result.disconnections;
+    return {
+      smiles,
+      canonical_smiles: result.canonical_smiles,
+      component_count: result.component_count,
+      disconnection_count: all.length,
+      truncated: all.length > max_results,
+      disconnections: all.slice(0, max_results).map((d, i) => ({
+        rank: i + 1,
+        bond_index: d.bond_index,
+        atoms: d.atoms,
+        environments: d.environments,
+        labels: d.labels,
+        fragments: [
+          { smiles: d.fragments[0].smiles, sa_score: r4(d.fragments[0].sa_score) },
+          { smiles: d.fragments[1].smiles, sa_score: r4(d.fragments[1].sa_score) },
+        ] as [{ smiles: string; sa_score: number }, { smiles: string; sa_score: number }],
+        max_sa_score: r4(d.max_sa_score),
+      })),
+      heuristic: true as const,
+      method: RETRO_METHOD,
+    };
+  },
+});

@@ -1,0 +1,153 @@
+/**
+ * Molecules for the SMILES → MolJSON → canonical SMILES round-trip test (tests/unit/moljson_test.ts): charges
+ * and zwitterions, isotopes (including explicit deuterium atoms), tetrahedral centres (carbon, sulfoxide
+ * sulfur, quaternary nitrogen, ring stereo), E/Z double bonds (acyclic, conjugated, in rings), aromatic
+ * heterocycles (five- and six-membered, fused, N-oxides, pyridones, charged aromatics), salts and mixtures,
+ * radicals, metals and hypervalent atoms. Each SMILES is written by hand; the test compares RDKit's canonical
+ * SMILES before and after the round trip, so no expected value is stored here.
+ *
+ * @module
+ */
+
+/** One round-trip case. */
+export interface MolJsonCase {
+  /** Input SMILES. */
+  readonly smiles: string;
+  /** What the case exercises. */
+  readonly tag: string;
+}
+
+/** The cases (≥ 100). */
+export const MOLJSON_SET: readonly MolJsonCase[] = [
+  // plain organics
+  { smiles: "C", tag: "methane" },
+  { smiles: "CCO", tag: "ethanol" },
+  { smiles: "CC(C)(C)C", tag: "neopentane" },
+  { smiles: "C=C", tag: "ethene" },
+  { smiles: "C#C", tag: "ethyne" },
+  { smiles: "CC#N", tag: "nitrile" },
+  { smiles: "C1CC1", tag: "cyclopropane" },
+  { smiles: "C1CCC1", tag: "cyclobutane" },
+  { smiles: "C1CCCCC1", tag: "cyclohexane" },
+  { smiles: "C1=CCCCC1", tag: "cyclohexene" },
+  { smiles: "C1CC2CCC1C2", tag: "norbornane, bridged" },
+  { smiles: "C1CCC2(CC1)CCCC2", tag: "spiro" },
+  { smiles: "CC(=O)OC", tag: "ester" },
+  { smiles: "CC(=O)N(C)C", tag: "tertiary amide" },
+  { smiles: "O=C=O", tag: "cumulated double bonds" },
+  { smiles: "C=C=C", tag: "allene" },
+  { smiles: "FC(F)(F)C(Cl)Br", tag: "halogens, unspecified centre" },
+  { smiles: "ICI", tag: "iodine" },
+  // charges and zwitterions
+  { smiles: "C[N+](C)(C)C", tag: "quaternary ammonium" },
+  { smiles: "CC(=O)[O-]", tag: "carboxylate" },
+  { smiles: "[NH3+]CC(=O)[O-]", tag: "glycine zwitterion" },
+  { smiles: "C[N+](=O)[O-]", tag: "nitro, charge separated" },
+  { smiles: "[O-][N+](=O)c1ccccc1", tag: "nitrobenzene" },
+  { smiles: "C[S+](C)C", tag: "sulfonium" },
+  { smiles: "[CH2-]C", tag: "carbanion" },
+  { smiles: "C[C+](C)C", tag: "carbocation" },
+  { smiles: "[N-]=[N+]=[N-]", tag: "azide anion" },
+  { smiles: "CN=[N+]=[N-]", tag: "methyl azide" },
+  { smiles: "[O-][Cl+3]([O-])([O-])[O-]", tag: "perchlorate, high formal charge" },
+  { smiles: "C[P+](C)(C)C", tag: "phosphonium" },
+  { smiles: "[OH-]", tag: "hydroxide" },
+  { smiles: "[H+]", tag: "proton" },
+  // isotopes
+  { smiles: "[13CH4]", tag: "13C" },
+  { smiles: "[2H]C([2H])([2H])O", tag: "CD3 as explicit deuterium atoms" },
+  { smiles: "[2H]OC", tag: "O-D" },
+  { smiles: "[18F]c1ccccc1", tag: "18F aryl" },
+  { smiles: "[15NH3]", tag: "15N ammonia" },
+  { smiles: "C[14CH2]O", tag: "14C" },
+  { smiles: "[3H]C", tag: "tritium" },
+  { smiles: "[235U]", tag: "uranium isotope" },
+  { smiles: "[13C]1=CC=CC=C1", tag: "13C in an aromatic ring" },
+  // tetrahedral stereo
+  { smiles: "N[C@@H](C)C(=O)O", tag: "L-alanine" },
+  { smiles: "N[C@H](C)C(=O)O", tag: "D-alanine" },
+  { smiles: "C[C@H](O)CC", tag: "(S)-butan-2-ol" },
+  { smiles: "F[C@](Cl)(Br)I", tag: "four heavy substituents" },
+  { smiles: "[2H][C@@](F)(Cl)Br", tag: "deuterium as stereo neighbour" },
+  { smiles: "C[C@@H]1CCCC[C@H]1C", tag: "trans-1,2-dimethylcyclohexane" },
+  { smiles: "C[C@H]1CC[C@@H](C)CC1", tag: "ring stereo (para), cis/trans" },
+  { smiles: "O[C@H]1[C@H](O)[C@@H](O)[C@H](O)[C@@H](O)[C@@H]1O", tag: "inositol, many centres" },
+  { smiles: "C[S@](=O)c1ccccc1", tag: "sulfoxide S (lone pair)" },
+  { smiles: "C[S@@](=O)c1ccccc1", tag: "sulfoxide S, other hand" },
+  { smiles: "CC[N@+](C)(Cc1ccccc1)c1ccccc1", tag: "chiral quaternary N" },
+  { smiles: "C[P@](=O)(OC)c1ccccc1", tag: "chiral phosphorus" },
+  { smiles: "OC[C@H]1OC(O)[C@H](O)[C@@H](O)[C@@H]1O", tag: "glucose, anomeric centre unspecified" },
+  { smiles: "C1C[C@H]2CC[C@@H]1C2", tag: "norbornane with specified bridgeheads" },
+  { smiles: "C[C@H](N)c1ccccc1", tag: "1-phenylethylamine" },
+  { smiles: "C[C@@]12CC[C@H]3[C@@H](CC=C4C[C@@H](O)CC[C@]34C)[C@@H]1CC[C@@H]2O", tag: "steroid" },
+  // double-bond stereo
+  { smiles: "C/C=C/C", tag: "E-2-butene" },
+  { smiles: "C/C=C\\C", tag: "Z-2-butene" },
+  { smiles: "F/C=C/F", tag: "E-difluoroethene" },
+  { smiles: "Cl/C=C\\Br", tag: "Z, different halogens" },
+  { smiles: "C/C=C/C=C/C", tag: "conjugated E,E diene" },
+  { smiles: "C/C=C\\C=C/C", tag: "conjugated Z,E diene" },
+  { smiles: "C/C(Cl)=C(/F)Br", tag: "tetrasubstituted alkene" },
+  { smiles: "C1CC/C=C/CCC1", tag: "trans-cyclooctene" },
+  { smiles: "C1CC/C=C\\CCC1", tag: "cis-cyclooctene" },
+  { smiles: "C/N=C/c1ccccc1", tag: "imine E" },
+  { smiles: "O/N=C/C", tag: "oxime" },
+  { smiles: "OC(=O)/C=C/C(=O)O", tag: "fumaric acid" },
+  { smiles: "OC(=O)/C=C\\C(=O)O", tag: "maleic acid" },
+  { smiles: "C/C=C/[C@@H](C)O", tag: "alkene next to a stereocentre" },
+  { smiles: "CC(C)=CC", tag: "trisubstituted, no stereo" },
+  // aromatic heterocycles
+  { smiles: "c1ccccc1", tag: "benzene" },
+  { smiles: "c1ccncc1", tag: "pyridine" },
+  { smiles: "c1cc[nH]c1", tag: "pyrrole" },
+  { smiles: "c1ccoc1", tag: "furan" },
+  { smiles: "c1ccsc1", tag: "thiophene" },
+  { smiles: "c1cnc[nH]1", tag: "imidazole" },
+  { smiles: "c1cocn1", tag: "oxazole" },
+  { smiles: "c1cscn1", tag: "thiazole" },
+  { smiles: "c1nn[nH]n1", tag: "tetrazole" },
+  { smiles: "c1cn[nH]c1", tag: "pyrazole" },
+  { smiles: "c1ccc2[nH]ccc2c1", tag: "indole" },
+  { smiles: "c1ccc2ncccc2c1", tag: "quinoline" },
+  { smiles: "c1ncc2[nH]cnc2n1", tag: "purine" },
+  { smiles: "O=c1cccc[nH]1", tag: "2-pyridone" },
+  { smiles: "Cn1ccn(C)c1=O", tag: "imidazolone" },
+  { smiles: "[O-][n+]1ccccc1", tag: "pyridine N-oxide" },
+  { smiles: "C[n+]1ccccc1", tag: "N-methylpyridinium" },
+  { smiles: "c1cc[cH-]c1", tag: "cyclopentadienyl anion" },
+  { smiles: "c1cc[o+]cc1", tag: "pyrylium" },
+  { smiles: "c1ccc2ccccc2c1", tag: "naphthalene" },
+  { smiles: "c1ccc2cc3ccccc3cc2c1", tag: "anthracene" },
+  { smiles: "c1ccc2c(c1)oc1ccccc12", tag: "dibenzofuran" },
+  { smiles: "Cn1cnc2c1c(=O)n(C)c(=O)n2C", tag: "caffeine" },
+  { smiles: "c1ccc(-c2ccccn2)nc1", tag: "2,2'-bipyridine" },
+  { smiles: "B1c2ccccc2-c2ccccc21", tag: "boron in a ring" },
+  { smiles: "c1ccc2[se]ccc2c1", tag: "benzoselenophene" },
+  // salts and mixtures
+  { smiles: "[Na+].[Cl-]", tag: "sodium chloride" },
+  { smiles: "[NH4+].[Cl-]", tag: "ammonium chloride" },
+  { smiles: "CC(=O)[O-].[Na+]", tag: "sodium acetate" },
+  { smiles: "[Ca+2].[O-]C(=O)C.[O-]C(=O)C", tag: "calcium acetate" },
+  { smiles: "CCN(CC)CC.Cl", tag: "amine hydrochloride, neutral HCl" },
+  { smiles: "O.O.O", tag: "water trimer" },
+  { smiles: "C[NH+](C)C.O=C([O-])c1ccccc1", tag: "organic salt" },
+  { smiles: "[K+].[K+].[O-]S([O-])(=O)=O", tag: "potassium sulfate" },
+  // radicals, metals, hypervalent
+  { smiles: "[CH3]", tag: "methyl radical" },
+  { smiles: "[O]", tag: "oxygen atom (biradical)" },
+  { smiles: "C[CH]C", tag: "secondary radical" },
+  { smiles: "[O][N]=O", tag: "nitrogen dioxide" },
+  { smiles: "[Fe+2]", tag: "iron(II)" },
+  { smiles: "[Cu]", tag: "copper atom" },
+  { smiles: "Cl[Pt]Cl", tag: "platinum dichloride" },
+  { smiles: "C[Si](C)(C)C", tag: "tetramethylsilane" },
+  { smiles: "OP(=O)(O)O", tag: "phosphoric acid" },
+  { smiles: "CS(=O)(=O)C", tag: "sulfone" },
+  { smiles: "FS(F)(F)(F)(F)F", tag: "SF6" },
+  { smiles: "F[Xe]F", tag: "xenon difluoride" },
+  { smiles: "[SiH4]", tag: "silane" },
+  { smiles: "B(O)(O)c1ccccc1", tag: "boronic acid" },
+  { smiles: "[Li]C", tag: "methyllithium" },
+  { smiles: "*C(=O)O", tag: "dummy atom" },
+  { smiles: "[1*]C(=O)C", tag: "labelled dummy (BRICS)" },
+];
