@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { admetProfile } from "../chem/admet.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
-import { count, smilesArg } from "./common.ts";
+import { count, givenSmiles, smilesArg } from "./common.ts";
 import { defineTool } from "./tool.ts";
 
 const endpointFields = {
@@ -47,7 +47,7 @@ export const admetProfileTool = defineTool({
     `${MAX_HEAVY_ATOMS} heavy atoms.`,
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
-    smiles: v.pipe(v.string(), v.description("The SMILES as given.")),
+    smiles: givenSmiles,
     parent_smiles: v.pipe(v.string(), v.description("Canonical SMILES of the component profiled.")),
     fragment_count: count("Disconnected components in the input."),
     ionisation: v.pipe(

@@ -1,12 +1,12 @@
 import * as v from "valibot";
 import { ALERTS_MAX_HEAVY_ATOMS, type AlertScreen, BRENK_METHOD, brenkCheckSmiles } from "../chem/alerts.ts";
-import { count, smilesArg } from "./common.ts";
+import { count, givenSmiles, smilesArg } from "./common.ts";
 import { defineTool } from "./tool.ts";
 
 /** Output schema shared by the alert tools. */
 export const alertOutput = (what: string, families: string) =>
   v.object({
-    smiles: v.pipe(v.string(), v.description("The SMILES as given.")),
+    smiles: givenSmiles,
     passes: v.pipe(v.boolean(), v.description("True when no alert matched.")),
     alert_count: count(`Number of distinct ${what}s that matched.`),
     alerts: v.pipe(

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { calcProperties } from "../chem/properties.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
-import { count, num, smilesArg } from "./common.ts";
+import { count, givenSmiles, num, smilesArg } from "./common.ts";
 import { defineTool } from "./tool.ts";
 
 /** One number per QED property. */
@@ -44,7 +44,7 @@ export const calcPropertiesTool = defineTool({
     `${MAX_HEAVY_ATOMS} heavy atoms.`,
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
-    smiles: v.pipe(v.string(), v.description("The SMILES as given.")),
+    smiles: givenSmiles,
     parent_smiles: v.pipe(
       v.string(),
       v.description("Canonical SMILES of the component the values describe."),

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { canonicalSmiles } from "../chem/identity.ts";
-import { smilesArg } from "./common.ts";
+import { canonicalSmilesField, givenSmiles, smilesArg } from "./common.ts";
 import { defineTool } from "./tool.ts";
 
 /** `canonical_smiles`: one unique SMILES per molecule. */
@@ -12,8 +12,8 @@ export const canonicalSmilesTool = defineTool({
     "'OCC' and 'C(O)C' both give 'CCO'. Fails with INVALID_SMILES if RDKit cannot parse the input.",
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
-    smiles: v.pipe(v.string(), v.description("The SMILES as given.")),
-    canonical_smiles: v.pipe(v.string(), v.description("RDKit canonical isomeric SMILES.")),
+    smiles: givenSmiles,
+    canonical_smiles: canonicalSmilesField,
   }),
   run: ({ smiles }) => ({ smiles, canonical_smiles: canonicalSmiles(smiles) }),
 });

@@ -17,3 +17,9 @@ export const count = (description: string) =>
 
 /** A finite number with a description (units belong in the description). */
 export const num = (description: string) => v.pipe(v.number(), v.finite(), v.description(description));
+
+/** Output field echoing the caller's SMILES unchanged. */
+export const givenSmiles = v.pipe(v.string(), v.description("The SMILES as given."));
+
+/** Output field holding RDKit's canonical isomeric SMILES. */
+export const canonicalSmilesField = v.pipe(v.string(), v.description("RDKit canonical isomeric SMILES."));

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { ecfp4, ECFP4_BITS, ECFP4_METHOD } from "../chem/fingerprint.ts";
-import { count, smilesArg } from "./common.ts";
+import { count, givenSmiles, smilesArg } from "./common.ts";
 import { defineTool } from "./tool.ts";
 
 /** `ecfp4`: circular fingerprint as hex. */
@@ -13,7 +13,7 @@ export const ecfp4Tool = defineTool({
     "similarity between two molecules call tanimoto instead.",
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
-    smiles: v.pipe(v.string(), v.description("The SMILES as given.")),
+    smiles: givenSmiles,
     n_bits: v.pipe(v.literal(ECFP4_BITS), v.description("Fingerprint length in bits (2048).")),
     radius: v.pipe(v.literal(2), v.description("Morgan radius (2 = ECFP4).")),
     hex: v.pipe(

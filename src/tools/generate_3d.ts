@@ -9,7 +9,7 @@ import {
   RMS_GRADIENT_TOLERANCE,
 } from "../chem/conformer/index.ts";
 import { round } from "../chem/identity.ts";
-import { count, num, smilesArg } from "./common.ts";
+import { count, givenSmiles, num, smilesArg } from "./common.ts";
 import { defineTool } from "./tool.ts";
 
 /** Fixed text naming the method, returned with every result. */
@@ -70,7 +70,7 @@ export const generate3dTool = defineTool({
     ),
   }),
   output: v.object({
-    smiles: v.pipe(v.string(), v.description("The SMILES as given.")),
+    smiles: givenSmiles,
     xyz: v.pipe(
       v.string(),
       v.description(

@@ -5,7 +5,7 @@ import { admetProfileTool } from "./admet_profile.ts";
 import { boiledEggTool } from "./boiled_egg.ts";
 import { brenkCheckTool } from "./brenk_check.ts";
 import { calcPropertiesTool } from "./calc_properties.ts";
-import { smilesArg } from "./common.ts";
+import { canonicalSmilesField, givenSmiles, smilesArg } from "./common.ts";
 import { type ContextPack, renderContext } from "./context_render.ts";
 import { lipinskiCheckTool } from "./lipinski_check.ts";
 import { painsCheckTool } from "./pains_check.ts";
@@ -15,7 +15,7 @@ import { defineTool } from "./tool.ts";
 const FORMATS = ["json", "markdown", "prompt"] as const;
 
 const identifiersSchema = v.object({
-  canonical_smiles: v.pipe(v.string(), v.description("RDKit canonical isomeric SMILES.")),
+  canonical_smiles: canonicalSmilesField,
   inchi: v.pipe(v.string(), v.description("Standard InChI (empty when InChI cannot represent the input).")),
   inchikey: v.pipe(v.string(), v.description("Standard InChIKey (empty when there is no InChI).")),
   formula: v.pipe(v.string(), v.description("Molecular formula in Hill order, charge appended.")),
@@ -50,7 +50,7 @@ export const moleculeContextPackTool = defineTool({
     ),
   }),
   output: v.object({
-    smiles: v.pipe(v.string(), v.description("The SMILES as given.")),
+    smiles: givenSmiles,
     format: v.pipe(v.picklist(FORMATS), v.description("The format requested.")),
     identifiers: identifiersSchema,
     properties: calcPropertiesTool.output,

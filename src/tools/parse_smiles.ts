@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { summarize } from "../chem/identity.ts";
-import { count, num, smilesArg } from "./common.ts";
+import { canonicalSmilesField, count, givenSmiles, num, smilesArg } from "./common.ts";
 import { defineTool } from "./tool.ts";
 
 /** `parse_smiles`: validate a SMILES string and report its size. */
@@ -14,8 +14,8 @@ export const parseSmilesTool = defineTool({
     "SMILES is valid before other tools. Fails with INVALID_SMILES if RDKit cannot parse it.",
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
-    smiles: v.pipe(v.string(), v.description("The SMILES as given.")),
-    canonical_smiles: v.pipe(v.string(), v.description("RDKit canonical isomeric SMILES.")),
+    smiles: givenSmiles,
+    canonical_smiles: canonicalSmilesField,
     atom_count: count("Heavy (non-hydrogen) atoms."),
     atom_count_with_hydrogens: count("All atoms including implicit and explicit hydrogens."),
     bond_count: count("Bonds between heavy atoms; bonds to hydrogen are not counted."),

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { chooseRepresentation, KEYWORD_RULES, TASK_KINDS } from "../chem/represent.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
-import { smilesArg } from "./common.ts";
+import { givenSmiles, smilesArg } from "./common.ts";
 import { defineTool } from "./tool.ts";
 
 /** `representation_router`: pick the text representation that suits an LLM task. */
@@ -36,7 +36,7 @@ export const representationRouterTool = defineTool({
     ),
   }),
   output: v.object({
-    smiles: v.pipe(v.string(), v.description("The SMILES as given.")),
+    smiles: givenSmiles,
     representation: v.pipe(
       v.picklist(["moljson", "cml", "inchi", "canonical_smiles"]),
       v.description("Chosen representation."),

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { BRICS_MAX_HEAVY_ATOMS, bricsDisconnections } from "../chem/brics.ts";
 import { round } from "../chem/identity.ts";
 import { saScore } from "../chem/sascore.ts";
-import { count, num, smilesArg } from "./common.ts";
+import { count, givenSmiles, num, smilesArg } from "./common.ts";
 import { defineTool } from "./tool.ts";
 
 /** Method text echoed in results. */
@@ -60,7 +60,7 @@ export const retrosynthesisTool = defineTool({
     ),
   }),
   output: v.object({
-    smiles: v.pipe(v.string(), v.description("The SMILES as given.")),
+    smiles: givenSmiles,
     canonical_smiles: v.pipe(
       v.string(),
       v.description("RDKit canonical SMILES; atom indices refer to the input SMILES order."),

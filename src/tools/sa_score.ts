@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { round } from "../chem/identity.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
 import { SA_METHOD, SA_SYNTHESIZABLE_BELOW, saScore } from "../chem/sascore.ts";
-import { count, num, smilesArg } from "./common.ts";
+import { count, givenSmiles, num, smilesArg } from "./common.ts";
 import { defineTool } from "./tool.ts";
 
 const r4 = (x: number) => round(x, 4);
@@ -28,7 +28,7 @@ export const saScoreTool = defineTool({
     ),
   }),
   output: v.object({
-    smiles: v.pipe(v.string(), v.description("The SMILES as given.")),
+    smiles: givenSmiles,
     sa_score: v.pipe(
       v.number(),
       v.minValue(1),

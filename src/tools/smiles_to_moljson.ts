@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { MOLJSON_VERSION, MolJsonSchema, toMolJson } from "../chem/moljson.ts";
 import { MAX_HEAVY_ATOMS, withMol } from "../chem/rdkit.ts";
-import { count, smilesArg } from "./common.ts";
+import { canonicalSmilesField, count, givenSmiles, smilesArg } from "./common.ts";
 import { defineTool } from "./tool.ts";
 
 /** `smiles_to_moljson`: SMILES to the explicit MolJSON atom/bond form. */
@@ -24,8 +24,8 @@ export const smilesToMoljsonTool = defineTool({
     ),
   }),
   output: v.object({
-    smiles: v.pipe(v.string(), v.description("The SMILES as given.")),
-    canonical_smiles: v.pipe(v.string(), v.description("RDKit canonical isomeric SMILES.")),
+    smiles: givenSmiles,
+    canonical_smiles: canonicalSmilesField,
     atom_count: count("Atoms in the MolJSON (heavy atoms plus any hydrogens written as atoms)."),
     bond_count: count("Bonds in the MolJSON."),
     moljson: MolJsonSchema,
