@@ -6,8 +6,9 @@
  */
 import { configureNameLookup, nameLookupConfigFromEnv } from "./chem/lookup.ts";
 import { loadRDKit } from "./chem/rdkit.ts";
-import { parseCli, type ServeOptions } from "./cli.ts";
+import { isLoopbackAddress, normalizeOrigin, parseCli, type ServeOptions } from "./cli.ts";
 import type { McpServer } from "./protocol/server.ts";
+import { type ByteStream, HTTP_TIMEOUT_MS, HttpEndpoint } from "./transport/http_endpoint.ts";
 import { createServer } from "./server.ts";
 import { StdioSession } from "./transport/stdio.ts";
 
@@ -23,8 +24,12 @@ export interface Platform {
   readonly readStdin: (onChunk: (chunk: Uint8Array) => void) => Promise<void>;
   /** The process environment. */
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** Serves Streamable HTTP until the process is stopped. */
-  readonly serveHttp: (server: McpServer, options: ServeOptions) => Promise<void>;
+  /** Listens for TCP connections on `bind:port`; resolves with the bound port. */
+  readonly listen: (
+    bind: string,
+    port: number,
+    onConnection: (stream: ByteStream) => void,
+  ) => Promise<number>;
 }
 
 /**
@@ -55,11 +60,33 @@ export async function main(args: readonly string[], platform: Platform): Promise
   await loadRDKit(await platform.loadWasm(), (line) => log(`rdkit: ${line}`));
   const server = createServer({ log });
   if (plan.options.transport === "streamable-http") {
-    await platform.serveHttp(server, plan.options);
-    return 0;
+    await serveHttp(server, plan.options, platform, log);
+    return await new Promise<never>(() => {});
   }
   const session = new StdioSession(server.connect(), platform.stdout);
   await platform.readStdin((chunk) => session.push(chunk));
   await session.end();
   return 0;
+}
+
+/** Starts the Streamable HTTP endpoint and reports where it listens on stderr. */
+async function serveHttp(
+  server: McpServer,
+  options: ServeOptions,
+  platform: Platform,
+  log: (message: string) => void,
+): Promise<void> {
+  // CHEM_MCP_HTTP_TIMEOUT_MS exists so tests can exercise the 408 path without waiting 30 s.
+  const timeoutMs = Number(platform.env.CHEM_MCP_HTTP_TIMEOUT_MS) || HTTP_TIMEOUT_MS;
+  const endpoint = new HttpEndpoint(server, {
+    loopbackBind: isLoopbackAddress(options.bind),
+    allowedOrigins: new Set(options.allowedOrigins.map((origin) => normalizeOrigin(origin)!)),
+    maxConcurrency: options.maxConcurrency,
+    timeoutMs,
+  });
+  const port = await platform.listen(options.bind, options.port, (stream) => void endpoint.handle(stream));
+  const host = options.bind.includes(":") && !options.bind.startsWith("[")
+    ? `[${options.bind}]`
+    : options.bind;
+  log(`listening on http://${host}:${port}/mcp`);
 }

@@ -5,6 +5,8 @@
  */
 import rdkitWasm from "./rdkit_wasm_deno.js";
 import { main, type Platform } from "../main.ts";
+import { serveHttpDeno } from "./http_deno.ts";
+import { listenDeno } from "./tcp_deno.ts";
 
 const encoder = new TextEncoder();
 
@@ -22,7 +24,7 @@ export const denoPlatform: Platform = {
   readStdin: async (onChunk) => {
     for await (const chunk of Deno.stdin.readable) onChunk(chunk);
   },
-  serveHttp: () => Promise.reject(new Error("streamable-http is not available in this build yet")),
+  listen: listenDeno,
 };
 
 /** Runs the server with Deno's arguments and exits with its status. */

@@ -8,6 +8,8 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import process from "node:process";
 import { main, type Platform } from "../main.ts";
+import { serveHttpNode } from "./http_node.ts";
+import { listenNode } from "./tcp_node.ts";
 
 /** Name of the RDKit WebAssembly asset inside a single-executable build (scripts/build_sea.ts). */
 export const SEA_WASM_ASSET = "RDKit_minimal.wasm";
@@ -41,7 +43,7 @@ export const nodePlatform: Platform = {
       process.stdin.on("end", resolve);
       process.stdin.on("error", reject);
     }),
-  serveHttp: () => Promise.reject(new Error("streamable-http is not available in this build yet")),
+  listen: listenNode,
 };
 
 // No top-level await: the single-executable build bundles this file as CommonJS.

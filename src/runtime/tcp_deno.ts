@@ -1,0 +1,56 @@
+/**
+ * Deno binding of the HTTP endpoint: a raw `Deno.listen` TCP listener whose connections become
+ * {@link ByteStream}s. Raw TCP rather than Deno.serve so the shared reader enforces the request-line, header-count
+ * and 408 rules exactly (docs/decisions.md).
+ *
+ * @module
+ */
+import type { ByteStream } from "../transport/http_endpoint.ts";
+
+/** Wraps a connection; reads resolve `null` at end or error, writes never reject. */
+export function connStream(conn: Deno.Conn): ByteStream {
+  let closed = false;
+  return {
+    read: async () => {
+      const buffer = new Uint8Array(65_536);
+      try {
+        const n = await conn.read(buffer);
+        return n === null ? null : buffer.subarray(0, n);
+      } catch {
+        return null;
+      }
+    },
+    write: async (bytes) => {
+      try {
+        for (let done = 0; done < bytes.length;) done += await conn.write(bytes.subarray(done));
+      } catch {
+        // The peer is gone; the endpoint closes the connection next.
+      }
+    },
+    close: () => {
+      if (closed) return;
+      closed = true;
+      try {
+        conn.close();
+      } catch {
+        // Already closed by the peer.
+      }
+    },
+  };
+}
+
+/** Listens on `bind:port`; resolves with the bound port once listening, then accepts until the process ends. */
+export function listenDeno(
+  bind: string,
+  port: number,
+  onConnection: (stream: ByteStream) => void,
+): Promise<number> {
+  const listener = Deno.listen({ hostname: bind.replace(/^\[|\]$/g, ""), port, transport: "tcp" });
+  (async () => {
+    for await (const conn of listener) {
+      conn.setNoDelay(true);
+      onConnection(connStream(conn));
+    }
+  })();
+  return Promise.resolve((listener.addr as Deno.NetAddr).port);
+}

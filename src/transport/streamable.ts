@@ -1,0 +1,223 @@
+/**
+ * The Streamable HTTP endpoint's rules, without I/O: a request head is checked before its body is read
+ * ({@link checkHead}), then the body is decoded, its mirrored headers are compared and it is served by a fresh
+ * modern-only protocol connection ({@link serveBody}). Every HTTP status of the spec is decided here.
+ *
+ * @module
+ */
+import { ProtocolError } from "../errors.ts";
+import { toErrorObject } from "../protocol/errors.ts";
+import { decode, errorResponse, type JsonRpcId, MAX_REQUEST_BYTES } from "../protocol/jsonrpc.ts";
+import { META_KEYS, MODERN_PROTOCOL_VERSION, SUPPORTED_MODERN_VERSIONS } from "../protocol/meta.ts";
+import type { McpServer } from "../protocol/server.ts";
+import type { HttpResponse, RequestHead } from "./h1.ts";
+
+/** The endpoint path. */
+export const MCP_PATH = "/mcp";
+
+/** What the endpoint needs to know about how it was started. */
+export interface EndpointOptions {
+  /** True when bound to a loopback address: then Host must be loopback (DNS-rebinding guard). */
+  readonly loopbackBind: boolean;
+  /** Extra allowed browser origins, normalised (`scheme://host[:port]`, lower case). */
+  readonly allowedOrigins: ReadonlySet<string>;
+}
+
+const JSON_TYPE = "application/json";
+
+/** A head that passed every check, with the body length to read. */
+export interface AcceptedHead {
+  readonly kind: "accept";
+  readonly contentLength: number;
+}
+
+/** Either an immediate response or permission to read `contentLength` body bytes. */
+export type HeadDecision = AcceptedHead | { readonly kind: "respond"; readonly response: HttpResponse };
+
+function respond(status: number, message: string, headers: [string, string][] = []): HeadDecision {
+  return { kind: "respond", response: problem(status, message, headers) };
+}
+
+/** A plain JSON error body for failures that happen before there is a JSON-RPC message. */
+export function problem(status: number, message: string, headers: [string, string][] = []): HttpResponse {
+  return { status, headers, contentType: JSON_TYPE, body: JSON.stringify({ error: message }) };
+}
+
+function single(head: RequestHead, name: string): string | undefined {
+  const values = head.headers.get(name);
+  return values && values.length === 1 ? values[0] : values ? values.join(", ") : undefined;
+}
+
+/** Host header names a loopback address: localhost, 127.0.0.0/8 or [::1], with an optional port. */
+export function isLoopbackHost(host: string): boolean {
+  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(host.trim().toLowerCase());
+  if (!match) return false;
+  const name = match[1]!;
+  return name === "localhost" || name === "[::1]" || /^127(\.\d{1,3}){3}$/.test(name);
+}
+
+/** Origin is loopback: http or https with host localhost, 127.0.0.1 or [::1] and an optional port. */
+export function isLoopbackOrigin(origin: string): boolean {
+  return /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i.test(origin);
+}
+
+/** True when `Accept` admits application/json (application/json, application/*, or *\/* with q > 0). */
+export function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined) return true;
+  return accept.split(",").some((part) => {
+    const [range, ...params] = part.trim().toLowerCase().split(";").map((s) => s.trim());
+    const q = params.find((p) => p.startsWith("q="));
+    if (q !== undefined && !(Number(q.slice(2)) > 0)) return false;
+    return range === JSON_TYPE || range === "application/*" || range === "*/*";
+  });
+}
+
+/** True when `Content-Type` is application/json, parameters such as charset allowed. */
+export function isJsonContentType(value: string | undefined): boolean {
+  return value !== undefined && value.split(";")[0]!.trim().toLowerCase() === JSON_TYPE;
+}
+
+/**
+ * Checks a request head, in this order: Host (400 missing, 403 non-loopback on a loopback bind), Origin (403),
+ * path (404), method (405), Transfer-Encoding (411: bodies are read by Content-Length only), Content-Length (411
+ * missing, 400 malformed, 413 over 1 MiB), Content-Type (415), Accept (406).
+ */
+export function checkHead(head: RequestHead, options: EndpointOptions): HeadDecision {
+  const host = head.headers.get("host");
+  if (!host || host.length !== 1) return respond(400, "Exactly one Host header is required.");
+  if (options.loopbackBind && !isLoopbackHost(host[0]!)) {
+    return respond(403, "Host must be a loopback name (localhost, 127.0.0.1 or [::1]) on a loopback bind.");
+  }
+  const origin = single(head, "origin");
+  if (
+    origin !== undefined && !isLoopbackOrigin(origin) && !options.allowedOrigins.has(origin.toLowerCase())
+  ) {
+    return respond(403, `Origin ${origin} is not allowed; start the server with --allowed-origin ${origin}.`);
+  }
+  const path = head.target.split("?")[0];
+  if (path !== MCP_PATH) return respond(404, `Not found: the MCP endpoint is POST ${MCP_PATH}.`);
+  if (head.method !== "POST") {
+    return respond(405, `Method ${head.method} not allowed; use POST.`, [["Allow", "POST"]]);
+  }
+  if (head.headers.has("transfer-encoding")) {
+    return respond(
+      411,
+      "Chunked or encoded bodies are not read: send the body with a Content-Length header.",
+    );
+  }
+  const length = head.headers.get("content-length");
+  if (!length) return respond(411, "Content-Length is required.");
+  if (length.length !== 1 || !/^\d{1,16}$/.test(length[0]!)) {
+    return respond(400, "Content-Length is malformed.");
+  }
+  const contentLength = Number(length[0]);
+  if (contentLength > MAX_REQUEST_BYTES) {
+    return respond(
+      413,
+      `Body of ${contentLength} bytes is over the limit of ${MAX_REQUEST_BYTES} bytes (1 MiB).`,
+    );
+  }
+  if (!isJsonContentType(single(head, "content-type"))) {
+    return respond(415, "Content-Type must be application/json.");
+  }
+  if (!acceptsJson(single(head, "accept"))) {
+    return respond(406, "Accept must admit application/json (e.g. 'application/json, text/event-stream').");
+  }
+  return { kind: "accept", contentLength };
+}
+
+/** Decodes an `Mcp-Name` value: plain text, or `=?base64?<base64 of UTF-8>?=`. */
+export function decodeMcpName(value: string): string | undefined {
+  const match = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/.exec(value);
+  if (!match) return value;
+  try {
+    const bytes = Uint8Array.from(atob(match[1]!), (c) => c.charCodeAt(0));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+function mismatch(header: string, detail: string): ProtocolError {
+  return new ProtocolError("header_mismatch", `Header ${header} ${detail}.`, { header });
+}
+
+/** Compares the mirrored headers with the body; throws the JSON-RPC error to send. */
+function checkMirroredHeaders(head: RequestHead, method: string, params: Record<string, unknown>): void {
+  const version = single(head, "mcp-protocol-version");
+  if (version === undefined) {
+    throw mismatch("MCP-Protocol-Version", `is required (${MODERN_PROTOCOL_VERSION})`);
+  }
+  if (!SUPPORTED_MODERN_VERSIONS.includes(version)) {
+    throw new ProtocolError(
+      "unsupported_protocol_version",
+      `Unsupported protocol version '${version}'; supported: ${SUPPORTED_MODERN_VERSIONS.join(", ")}.`,
+      { supported: [...SUPPORTED_MODERN_VERSIONS], requested: version },
+    );
+  }
+  const meta = params._meta as Record<string, unknown> | undefined;
+  const bodyVersion = meta?.[META_KEYS.protocolVersion];
+  if (bodyVersion !== undefined && bodyVersion !== version) {
+    throw mismatch(
+      "MCP-Protocol-Version",
+      `(${version}) does not match the body's protocolVersion (${bodyVersion})`,
+    );
+  }
+  const mcpMethod = single(head, "mcp-method");
+  if (mcpMethod === undefined) {
+    throw mismatch("Mcp-Method", `is required and must equal the body's method (${method})`);
+  }
+  if (mcpMethod !== method) {
+    throw mismatch("Mcp-Method", `(${mcpMethod}) does not match the body's method (${method})`);
+  }
+  if (method !== "tools/call") return;
+  const raw = single(head, "mcp-name");
+  const name = raw === undefined ? undefined : decodeMcpName(raw);
+  if (name === undefined) throw mismatch("Mcp-Name", "is required for tools/call and must equal params.name");
+  if (name !== params.name) {
+    throw mismatch("Mcp-Name", `(${name}) does not match params.name (${String(params.name)})`);
+  }
+}
+
+/** HTTP status of a JSON-RPC error code (the spec's table; -32603 is a server fault). */
+export function statusOf(code: number | undefined): number {
+  if (code === undefined) return 200;
+  if (code === -32601) return 404;
+  if (code === -32603) return 500;
+  return 400;
+}
+
+function rpcError(id: JsonRpcId | null, error: unknown): HttpResponse {
+  const object = toErrorObject(error);
+  return { status: statusOf(object.code), contentType: JSON_TYPE, body: errorResponse(id, object) };
+}
+
+/**
+ * Serves an accepted request's body: decode (400 for -32700/-32600), mirrored headers (400, -32020/-32022), then
+ * a fresh modern-only connection answers (200; 202 with an empty body for a notification or a response object;
+ * 400/404/500 for errors by JSON-RPC code).
+ */
+export async function serveBody(
+  server: McpServer,
+  head: RequestHead,
+  body: Uint8Array,
+): Promise<HttpResponse> {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(body);
+  } catch {
+    return rpcError(null, new ProtocolError("parse_error", "Parse error: body is not valid UTF-8"));
+  }
+  const decoded = decode(text);
+  if (decoded.kind === "error") return rpcError(decoded.id, decoded.error);
+  if (decoded.kind === "response") return { status: 202 };
+  const { request } = decoded;
+  try {
+    checkMirroredHeaders(head, request.method, request.params);
+  } catch (error) {
+    return rpcError(request.id ?? null, error);
+  }
+  const reply = await server.connect("modern-only").handleDecoded(decoded);
+  if (!reply) return { status: 202 };
+  return { status: statusOf(reply.errorCode), contentType: JSON_TYPE, body: reply.text };
+}
