@@ -5,7 +5,6 @@
  */
 import rdkitWasm from "./rdkit_wasm_deno.js";
 import { main, type Platform } from "../main.ts";
-import { serveHttpDeno } from "./http_deno.ts";
 import { listenDeno } from "./tcp_deno.ts";
 
 const encoder = new TextEncoder();

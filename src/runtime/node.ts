@@ -8,7 +8,6 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import process from "node:process";
 import { main, type Platform } from "../main.ts";
-import { serveHttpNode } from "./http_node.ts";
 import { listenNode } from "./tcp_node.ts";
 
 /** Name of the RDKit WebAssembly asset inside a single-executable build (scripts/build_sea.ts). */
