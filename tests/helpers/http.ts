@@ -1,7 +1,7 @@
 /** Real-socket helpers for the HTTP suites: start the server on a free port and speak raw HTTP/1.1 to it. */
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { connect } from "node:net";
-import { startServer } from "./process.ts";
+import { startServer, stopGroup } from "./process.ts";
 
 /** A running HTTP server process. */
 export interface HttpServer {
@@ -12,7 +12,7 @@ export interface HttpServer {
 
 /** Starts `chem-mcp --transport streamable-http --port 0 …` and waits for the port on stderr. */
 export function startHttpServer(args: string[] = [], env: Record<string, string> = {}): Promise<HttpServer> {
-  const child = startServer(["--transport", "streamable-http", "--port", "0", ...args], env);
+  const child = startServer(["--transport", "streamable-http", "--port", "0", ...args], env, true);
   return new Promise((resolve, reject) => {
     let stderr = "";
     const timer = setTimeout(() => reject(new Error(`no port announced; stderr: ${stderr}`)), 30_000);
@@ -24,11 +24,7 @@ export function startHttpServer(args: string[] = [], env: Record<string, string>
       resolve({
         port: Number(match[1]),
         child,
-        stop: () =>
-          new Promise((done) => {
-            child.once("close", () => done());
-            child.kill("SIGTERM");
-          }),
+        stop: () => stopGroup(child),
       });
     });
     child.once("close", (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));

@@ -38,17 +38,35 @@ export function serverCommand(): [string, string[]] {
     : [process.execPath, [join(ROOT, "dist/src/runtime/node.js")]];
 }
 
-/** Starts the server with extra options. */
+/**
+ * Starts the server with extra options. `group` puts it in its own process group so {@link stopGroup} also ends
+ * grandchildren (a launcher such as `npx` does not pass signals on to the server it starts).
+ */
 export function startServer(
   args: string[] = [],
   env: Record<string, string> = {},
+  group = false,
 ): ChildProcessWithoutNullStreams {
   const [cmd, base] = serverCommand();
   const cwd = process.env.CHEM_MCP_SERVER_CWD;
   return spawn(cmd, [...base, ...args], {
     env: { ...process.env, ...env },
     stdio: "pipe",
+    detached: group,
     ...(cwd ? { cwd } : {}),
+  });
+}
+
+/** Ends a server started with `group = true`, with everything it started, and waits for it to exit. */
+export function stopGroup(child: ChildProcessWithoutNullStreams): Promise<void> {
+  return new Promise((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done();
+    child.once("exit", () => done());
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {
+      child.kill("SIGTERM");
+    }
   });
 }
 

@@ -1,0 +1,430 @@
+/**
+ * The sample web application of chem-mcp: a page plus three small JSON endpoints (descriptors, similarity
+ * search, 2D depiction) built on the same chemistry layer as the tool server (src/chem/), and nothing of the MCP
+ * protocol. Runtime-neutral: only web-standard Request/Response, so src/webapp/serve_deno.ts and
+ * src/webapp/serve_node.ts are thin adapters and tests can call the handler in process.
+ *
+ * Routes, errors and limits are documented in docs/webapp.md.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import { ChemError } from "../errors.ts";
+import { ecfp4Bytes, tanimotoBytes } from "../chem/fingerprint.ts";
+import { coreProperties, LIPINSKI_THRESHOLDS, withParentMol } from "../chem/properties.ts";
+import { descriptors, MAX_SMILES_LENGTH, withMol } from "../chem/rdkit.ts";
+import { round } from "../chem/identity.ts";
+import { PAGE_CSP, PAGE_HTML } from "./page.ts";
+
+/** Largest request body accepted, bytes (2 MiB); a longer body gets 413. */
+export const MAX_BODY_BYTES: number = 2 * 1024 * 1024;
+/** Most library entries one similarity search accepts; more gets 413 LIBRARY_TOO_LARGE. */
+export const MAX_LIBRARY_SIZE = 10_000;
+/** Depiction size in pixels (RDKit `get_svg(width, height)`). */
+export const DEPICTION_SIZE = { width: 300, height: 220 } as const;
+
+/** Stable error codes of the web application (docs/webapp.md lists status and meaning of each). */
+export type WebAppErrorCode =
+  | "INVALID_JSON"
+  | "INVALID_REQUEST"
+  | "INVALID_SMILES"
+  | "MOLECULE_TOO_LARGE"
+  | "LIBRARY_TOO_LARGE"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "METHOD_NOT_ALLOWED"
+  | "NOT_FOUND"
+  | "INTERNAL_ERROR";
+
+/** Options of {@link createWebApp}. */
+export interface WebAppOptions {
+  /** Body limit in bytes; default {@link MAX_BODY_BYTES}. */
+  maxBodyBytes?: number;
+  /** Library limit of POST /similarity; default {@link MAX_LIBRARY_SIZE}. */
+  maxLibrarySize?: number;
+  /** Receives unexpected errors (500s); default: ignored. */
+  onError?: (error: unknown) => void;
+}
+
+/** Body of POST /descriptors. */
+export interface DescriptorsResult {
+  /** Average molecular weight, g/mol (RDKit amw), 3 decimals. */
+  mw: number;
+  /** Wildman–Crippen logP, 4 decimals. */
+  logp: number;
+  /** Ertl TPSA from N and O, Å², 2 decimals. */
+  tpsa: number;
+  /** Lipinski donors: H on N and O (RDKit lipinskiHBD). */
+  hbd: number;
+  /** Lipinski acceptors: N + O atoms (RDKit lipinskiHBA). */
+  hba: number;
+  /** mw <= 500 && hbd <= 5 && hba <= 10 && logp <= 5. */
+  lipinski_passes: boolean;
+}
+
+/** One hit of POST /similarity. */
+export interface SimilarityHit {
+  /** Position in the request's library (0-based). */
+  index: number;
+  /** The library entry as sent. */
+  smiles: string;
+  /** Tanimoto coefficient on ECFP4 (2048 bits), unrounded. */
+  score: number;
+}
+
+/** An error that maps to one HTTP status and a JSON body `{error: {code, message}}`. */
+export class WebAppError extends Error {
+  /**
+   * @param status HTTP status.
+   * @param code Stable machine-readable code.
+   * @param message What went wrong and what to change.
+   * @param headers Extra response headers (e.g. Allow).
+   */
+  constructor(
+    readonly status: number,
+    readonly code: WebAppErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "WebAppError";
+  }
+}
+
+/**
+ * A JSON error response `{error: {code, message}}`.
+ *
+ * @example
+ * ```ts
+ * errorResponse(404, "NOT_FOUND", "No route for GET /x.").status; // 404
+ * ```
+ */
+export function errorResponse(
+  status: number,
+  code: WebAppErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  return json({ error: { code, message } }, status, headers);
+}
+
+function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "x-content-type-options": "nosniff",
+      ...headers,
+    },
+  });
+}
+
+/**
+ * The 413 every layer (handler and runtime adapters) sends for an over-limit body.
+ *
+ * @example
+ * ```ts
+ * tooLarge(2 * 1024 * 1024).status; // 413
+ * ```
+ */
+export function tooLarge(limit: number): Response {
+  return errorResponse(
+    413,
+    "PAYLOAD_TOO_LARGE",
+    `Request body is over ${limit} bytes (${limit / 1024 / 1024} MiB); send a smaller library or split it ` +
+      `into several requests.`,
+  );
+}
+
+// -----------------------------------------------------------------------------------------------------------
+// Input schemas
+
+const smilesField = (name: string) =>
+  v.pipe(
+    v.string(`'${name}' must be a string holding a SMILES, such as "CCO".`),
+    v.maxLength(MAX_SMILES_LENGTH, `'${name}' is longer than ${MAX_SMILES_LENGTH} characters.`),
+  );
+
+const SmilesRequest = v.strictObject(
+  { smiles: smilesField("smiles") },
+  'Send a JSON object with exactly one field, e.g. {"smiles": "CCO"}.',
+);
+
+const SimilarityRequest = v.strictObject(
+  {
+    query: smilesField("query"),
+    library: v.array(
+      smilesField("library[i]"),
+      '\'library\' must be an array of SMILES strings, e.g. ["CCO", "c1ccccc1"].',
+    ),
+    threshold: v.pipe(
+      v.number("'threshold' must be a number between 0 and 1, e.g. 0.4."),
+      v.minValue(0, "'threshold' must be at least 0."),
+      v.maxValue(1, "'threshold' must be at most 1."),
+    ),
+  },
+  "Send a JSON object with exactly the fields query, library and threshold, e.g. " +
+    '{"query": "CCO", "library": ["CCO", "CCN"], "threshold": 0.3}.',
+);
+
+function parseWith<TSchema extends v.GenericSchema>(schema: TSchema, body: unknown): v.InferOutput<TSchema> {
+  const result = v.safeParse(schema, body);
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  const path = v.getDotPath(issue);
+  const where = path ? ` (at ${path})` : "";
+  throw new WebAppError(400, "INVALID_REQUEST", `${issue.message}${where}`);
+}
+
+// -----------------------------------------------------------------------------------------------------------
+// Chemistry
+
+/**
+ * Descriptors and the rule-of-five verdict of the SMILES' largest component (salts and solvates are reduced to
+ * their parent, as in calc_properties). HBD/HBA are Lipinski's counts (NH + OH, N + O).
+ *
+ * @example
+ * ```ts
+ * descriptorsOf("CC(=O)Oc1ccccc1C(=O)O"); // { mw: 180.159, logp: 1.3101, tpsa: 63.6, hbd: 1, hba: 4, lipinski_passes: true }
+ * ```
+ */
+export function descriptorsOf(smiles: string): DescriptorsResult {
+  const p = withParentMol(smiles, (mol) => coreProperties(descriptors(mol)));
+  const t = LIPINSKI_THRESHOLDS;
+  return {
+    mw: round(p.molecular_weight, 3),
+    logp: round(p.logp, 4),
+    tpsa: round(p.tpsa, 2),
+    hbd: p.lipinski_hbd,
+    hba: p.lipinski_hba,
+    // Decided on unrounded values so the verdict does not depend on display precision.
+    lipinski_passes: p.molecular_weight <= t.molecular_weight && p.lipinski_hbd <= t.hbd &&
+      p.lipinski_hba <= t.hba && p.logp <= t.logp,
+  };
+}
+
+/**
+ * Library entries with Tanimoto (ECFP4) >= threshold to the query, by score descending then index ascending.
+ * Throws WebAppError 400 naming the first library entry RDKit cannot parse.
+ *
+ * @example
+ * ```ts
+ * similaritySearch("CCO", ["CCO", "c1ccccc1"], 0.5); // [{ index: 0, smiles: "CCO", score: 1 }]
+ * ```
+ */
+export function similaritySearch(
+  query: string,
+  library: readonly string[],
+  threshold: number,
+): SimilarityHit[] {
+  const q = chem("query", () => withMol(query, ecfp4Bytes));
+  const hits: SimilarityHit[] = [];
+  library.forEach((smiles, index) => {
+    const fp = chem(`library[${index}]`, () => withMol(smiles, ecfp4Bytes));
+    const score = tanimotoBytes(q, fp);
+    if (score >= threshold) hits.push({ index, smiles, score });
+  });
+  return hits.sort((a, b) => b.score - a.score || a.index - b.index);
+}
+
+/**
+ * RDKit 2D depiction (SVG, {@link DEPICTION_SIZE}) of a SMILES.
+ *
+ * @example
+ * ```ts
+ * depict("CCO").startsWith("<?xml"); // true
+ * ```
+ */
+export function depict(smiles: string): string {
+  return chem(
+    "smiles",
+    () => withMol(smiles, (mol) => mol.get_svg(DEPICTION_SIZE.width, DEPICTION_SIZE.height)),
+  );
+}
+
+/** Runs chemistry and turns a ChemError into a 400 that says which field failed. */
+function chem<T>(field: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (
+      error instanceof ChemError && (error.code === "INVALID_SMILES" || error.code === "MOLECULE_TOO_LARGE")
+    ) {
+      throw new WebAppError(400, error.code, `${field}: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+// -----------------------------------------------------------------------------------------------------------
+// HTTP
+
+async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > limit) throw new WebAppError(413, "PAYLOAD_TOO_LARGE", "");
+  if (!request.body) return new Uint8Array(0);
+  // Counted while streaming so a body without (or lying about) Content-Length cannot exceed the limit.
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      throw new WebAppError(413, "PAYLOAD_TOO_LARGE", "");
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+function isJsonType(contentType: string | null): boolean {
+  if (!contentType) return false;
+  const essence = contentType.split(";")[0]!.trim().toLowerCase();
+  return essence === "application/json";
+}
+
+async function readJson(request: Request, limit: number): Promise<unknown> {
+  if (!isJsonType(request.headers.get("content-type"))) {
+    throw new WebAppError(
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+      `Content-Type is '${request.headers.get("content-type") ?? "(none)"}'; send the body as JSON with ` +
+        `'Content-Type: application/json'.`,
+    );
+  }
+  const bytes = await readBody(request, limit);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new WebAppError(400, "INVALID_JSON", "Body is not valid UTF-8; send UTF-8 encoded JSON.");
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new WebAppError(
+      400,
+      "INVALID_JSON",
+      `Body is not valid JSON (${error instanceof Error ? error.message : String(error)}); check quotes, ` +
+        `commas and brackets.`,
+    );
+  }
+}
+
+type Route = {
+  methods: readonly string[];
+  run: (request: Request, ctx: Required<Omit<WebAppOptions, "onError">>) => Promise<Response>;
+};
+
+const ROUTES: Readonly<Record<string, Route>> = {
+  "/": {
+    methods: ["GET", "HEAD"],
+    run: (request) =>
+      Promise.resolve(
+        new Response(request.method === "HEAD" ? null : PAGE_HTML, {
+          headers: {
+            "content-type": "text/html; charset=utf-8",
+            "content-security-policy": PAGE_CSP,
+            "x-content-type-options": "nosniff",
+            "referrer-policy": "no-referrer",
+          },
+        }),
+      ),
+  },
+  "/descriptors": {
+    methods: ["POST"],
+    run: async (request, ctx) => {
+      const { smiles } = parseWith(SmilesRequest, await readJson(request, ctx.maxBodyBytes));
+      return json(chem("smiles", () => descriptorsOf(smiles)));
+    },
+  },
+  "/similarity": {
+    methods: ["POST"],
+    run: async (request, ctx) => {
+      const body = parseWith(SimilarityRequest, await readJson(request, ctx.maxBodyBytes));
+      if (body.library.length > ctx.maxLibrarySize) {
+        throw new WebAppError(
+          413,
+          "LIBRARY_TOO_LARGE",
+          `library has ${body.library.length} entries; at most ${ctx.maxLibrarySize} are searched per request. ` +
+            `Split it into several requests.`,
+        );
+      }
+      return json(similaritySearch(body.query, body.library, body.threshold));
+    },
+  },
+  "/depict": {
+    methods: ["POST"],
+    run: async (request, ctx) => {
+      const { smiles } = parseWith(SmilesRequest, await readJson(request, ctx.maxBodyBytes));
+      return new Response(depict(smiles), {
+        headers: {
+          "content-type": "image/svg+xml",
+          "x-content-type-options": "nosniff",
+          // The SVG is an image, never a document: no scripts even if opened directly.
+          "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+        },
+      });
+    },
+  },
+};
+
+/**
+ * Creates the web application's request handler (web-standard Request → Response), RDKit must be loaded
+ * (`loadRDKit`) before the first chemistry request.
+ *
+ * @example
+ * ```ts
+ * const app = createWebApp();
+ * const res = await app(new Request("http://x/descriptors", {
+ *   method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ smiles: "CCO" }),
+ * }));
+ * await res.json(); // { mw: 46.069, logp: -0.0014, tpsa: 20.23, hbd: 1, hba: 1, lipinski_passes: true }
+ * ```
+ */
+export function createWebApp(options: WebAppOptions = {}): (request: Request) => Promise<Response> {
+  const ctx = {
+    maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
+    maxLibrarySize: options.maxLibrarySize ?? MAX_LIBRARY_SIZE,
+  };
+  const onError = options.onError ?? (() => {});
+  return async (request) => {
+    const path = new URL(request.url).pathname;
+    const route = Object.hasOwn(ROUTES, path) ? ROUTES[path] : undefined;
+    if (!route) {
+      return errorResponse(
+        404,
+        "NOT_FOUND",
+        `No such path '${path}'. Paths: GET /, POST /descriptors, POST /similarity, POST /depict.`,
+      );
+    }
+    if (!route.methods.includes(request.method)) {
+      const allow = route.methods.join(", ");
+      return errorResponse(
+        405,
+        "METHOD_NOT_ALLOWED",
+        `${request.method} is not allowed on ${path}; use ${allow}.`,
+        { allow },
+      );
+    }
+    try {
+      return await route.run(request, ctx);
+    } catch (error) {
+      if (error instanceof WebAppError) {
+        if (error.code === "PAYLOAD_TOO_LARGE") return tooLarge(ctx.maxBodyBytes);
+        return errorResponse(error.status, error.code, error.message, error.headers);
+      }
+      onError(error);
+      return errorResponse(500, "INTERNAL_ERROR", "Unexpected server error; the request was not processed.");
+    }
+  };
+}

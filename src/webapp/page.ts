@@ -1,0 +1,226 @@
+/**
+ * The single page of the sample web application (GET /): plain HTML, CSS and a small inline script that calls
+ * POST /descriptors, /depict and /similarity. Every piece of user or server text is written with textContent;
+ * depictions are shown through <img> from blob URLs, so SVG content can never run as a document.
+ *
+ * @module
+ */
+
+/** Content-Security-Policy of the page: no external resources, fetch only to this origin, images from blobs. */
+export const PAGE_CSP: string =
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; " +
+  "img-src blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const STYLE = `
+:root { color-scheme: light dark; --accent: #1f6feb; --ok: #1a7f37; --bad: #cf222e; }
+* { box-sizing: border-box; }
+body { font: 16px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 60rem; padding: 1rem 1.25rem 3rem; }
+h1 { font-size: 1.6rem; margin-bottom: 0.25rem; }
+section { border: 1px solid #8886; border-radius: 8px; padding: 1rem 1.25rem; margin-top: 1.25rem; }
+label { display: block; font-weight: 600; margin-top: 0.75rem; }
+input, textarea { width: 100%; font: 15px ui-monospace, monospace; padding: 0.4rem 0.5rem; }
+input[type=number] { width: 8rem; }
+button { margin-top: 0.9rem; font: inherit; padding: 0.4rem 1.1rem; border-radius: 6px; border: 0;
+  background: var(--accent); color: #fff; cursor: pointer; }
+button:focus-visible, input:focus-visible, textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.hint { color: #777; font-size: 0.9rem; margin: 0.2rem 0 0; }
+.error { color: var(--bad); font-weight: 600; }
+.result { display: flex; gap: 1.5rem; flex-wrap: wrap; align-items: flex-start; margin-top: 1rem; }
+.result img, .hit img { background: #fff; border: 1px solid #8884; border-radius: 6px; }
+table { border-collapse: collapse; }
+th, td { text-align: left; padding: 0.2rem 0.8rem 0.2rem 0; }
+td { font-variant-numeric: tabular-nums; }
+.verdict { font-weight: 700; margin-top: 0.5rem; }
+.verdict.pass { color: var(--ok); }
+.verdict.fail { color: var(--bad); }
+ol.hits { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(310px, 1fr)); gap: 0.75rem; }
+.hit { border: 1px solid #8884; border-radius: 6px; padding: 0.5rem; }
+.hit code { word-break: break-all; }
+`;
+
+const SCRIPT = `
+"use strict";
+const $ = (id) => document.getElementById(id);
+const MAX_DEPICTED = 24;
+let blobUrls = [];
+
+async function post(path, body) {
+  const res = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) {
+    let message = "HTTP " + res.status;
+    try { const e = await res.json(); message = e.error.message; } catch (_) { /* keep status text */ }
+    throw new Error(message);
+  }
+  return res;
+}
+
+async function depiction(smiles, alt) {
+  const res = await post("/depict", { smiles });
+  const url = URL.createObjectURL(await res.blob());
+  blobUrls.push(url);
+  const img = document.createElement("img");
+  img.src = url;
+  img.alt = alt;
+  img.width = 300;
+  img.height = 220;
+  return img;
+}
+
+function el(tag, text, cls) {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (cls) node.className = cls;
+  return node;
+}
+
+function showError(target, error) {
+  target.replaceChildren(el("p", "Error: " + error.message, "error"));
+}
+
+function freeBlobs() {
+  for (const url of blobUrls) URL.revokeObjectURL(url);
+  blobUrls = [];
+}
+
+$("mol-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const out = $("mol-result");
+  const smiles = $("smiles").value.trim();
+  out.setAttribute("aria-busy", "true");
+  out.replaceChildren(el("p", "Computing…"));
+  try {
+    const [d, img] = await Promise.all([
+      post("/descriptors", { smiles }).then((r) => r.json()),
+      depiction(smiles, "2D structure of " + smiles),
+    ]);
+    const table = el("table");
+    table.id = "descriptors";
+    const caption = el("caption", "Descriptors of " + smiles);
+    caption.className = "hint";
+    table.append(caption);
+    const rows = [
+      ["Molecular weight (g/mol)", d.mw.toFixed(3), "mw"],
+      ["logP (Wildman–Crippen)", d.logp.toFixed(2), "logp"],
+      ["TPSA (Å²)", d.tpsa.toFixed(2), "tpsa"],
+      ["H-bond donors (NH + OH)", String(d.hbd), "hbd"],
+      ["H-bond acceptors (N + O)", String(d.hba), "hba"],
+    ];
+    for (const [label, value, key] of rows) {
+      const tr = el("tr");
+      const th = el("th", label);
+      th.scope = "row";
+      const td = el("td", value);
+      td.dataset.key = key;
+      tr.append(th, td);
+      table.append(tr);
+    }
+    const verdict = el(
+      "p",
+      d.lipinski_passes ? "Passes Lipinski's rule of five" : "Fails Lipinski's rule of five",
+      "verdict " + (d.lipinski_passes ? "pass" : "fail"),
+    );
+    verdict.id = "verdict";
+    const info = el("div");
+    info.append(table, verdict);
+    out.replaceChildren(img, info);
+  } catch (error) {
+    showError(out, error);
+  } finally {
+    out.removeAttribute("aria-busy");
+  }
+});
+
+$("search-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const out = $("search-result");
+  const query = $("query").value.trim();
+  // Empty lines are dropped, so remember each entry's line number in the textarea.
+  const entries = $("library").value.split(/\\r?\\n/)
+    .map((text, i) => ({ smiles: text.trim(), line: i + 1 }))
+    .filter((e) => e.smiles.length > 0);
+  const library = entries.map((e) => e.smiles);
+  const threshold = Number($("threshold").value);
+  out.setAttribute("aria-busy", "true");
+  out.replaceChildren(el("p", "Searching " + library.length + " molecules…"));
+  freeBlobs();
+  try {
+    const hits = await (await post("/similarity", { query, library, threshold })).json();
+    const summary = el("p", hits.length + " of " + library.length + " molecules have Tanimoto ≥ " + threshold + ".");
+    summary.id = "search-summary";
+    const list = el("ol", undefined, "hits");
+    list.id = "hits";
+    list.setAttribute("aria-label", "Hits ranked by similarity");
+    for (const [rank, hit] of hits.entries()) {
+      const item = el("li", undefined, "hit");
+      const title = el("p");
+      title.append(
+        el("strong", "#" + (rank + 1) + " score " + hit.score.toFixed(3)),
+        el("span", " (line " + entries[hit.index].line + ") "),
+        el("code", hit.smiles),
+      );
+      item.append(title);
+      if (rank < MAX_DEPICTED) item.append(await depiction(hit.smiles, "2D structure of " + hit.smiles));
+      list.append(item);
+    }
+    out.replaceChildren(summary, list);
+  } catch (error) {
+    showError(out, error);
+  } finally {
+    out.removeAttribute("aria-busy");
+  }
+});
+`;
+
+/** The page served at GET /. */
+export const PAGE_HTML: string = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>chem-mcp sample: descriptors and similarity search</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>
+<h1>chem-mcp sample application</h1>
+<p class="hint">Computed with RDKit (WebAssembly) on this server. Nothing is stored.</p>
+</header>
+<main>
+<section aria-labelledby="mol-title">
+<h2 id="mol-title">One molecule</h2>
+<form id="mol-form">
+<label for="smiles">SMILES</label>
+<input id="smiles" name="smiles" required autocomplete="off" spellcheck="false" value="CC(=O)Oc1ccccc1C(=O)O"
+  aria-describedby="smiles-hint">
+<p id="smiles-hint" class="hint">For example aspirin, CC(=O)Oc1ccccc1C(=O)O. Salts are reduced to their largest component.</p>
+<button type="submit">Depict and compute</button>
+</form>
+<div id="mol-result" class="result" aria-live="polite"></div>
+</section>
+<section aria-labelledby="search-title">
+<h2 id="search-title">Similarity search</h2>
+<form id="search-form">
+<label for="query">Query SMILES</label>
+<input id="query" name="query" required autocomplete="off" spellcheck="false" value="CC(=O)Oc1ccccc1C(=O)O">
+<label for="library">Library (one SMILES per line, at most 10,000)</label>
+<textarea id="library" name="library" rows="8" spellcheck="false" aria-describedby="library-hint">OC(=O)c1ccccc1O
+CC(=O)Oc1ccccc1C(=O)OC
+CC(=O)Nc1ccc(O)cc1
+CC(C)Cc1ccc(cc1)C(C)C(=O)O
+Cn1cnc2c1c(=O)n(C)c(=O)n2C</textarea>
+<p id="library-hint" class="hint">Empty lines are ignored; hits show their line number.</p>
+<label for="threshold">Threshold (Tanimoto on ECFP4, 0 to 1)</label>
+<input id="threshold" name="threshold" type="number" min="0" max="1" step="0.05" value="0.3" required>
+<button type="submit">Search</button>
+</form>
+<div id="search-result" aria-live="polite"></div>
+</section>
+</main>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;

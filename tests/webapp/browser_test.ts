@@ -1,0 +1,124 @@
+/**
+ * The sample web application's page in a real headless Chromium (playwright-core driving /usr/bin/chromium):
+ * types a SMILES, reads the descriptors and verdict off the page, runs a similarity search, and saves a
+ * screenshot. Fails (never skips) when Chromium is missing: run scripts/setup_chromium.sh.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { startWebApp, type WebAppServer } from "./server.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+
+let server: WebAppServer | undefined;
+let browser: BrowserContext | undefined;
+const shots = mkdtempSync(join(tmpdir(), "chem-mcp-webapp-shots-"));
+
+before(async () => {
+  assert.ok(
+    existsSync(CHROMIUM),
+    `${CHROMIUM} not found: the browser test needs Chromium. Run scripts/setup_chromium.sh (apt-get install ` +
+      `chromium), then rerun the tests.`,
+  );
+  server = await startWebApp();
+  // A fresh profile per run (playwright takes --user-data-dir as the persistent context's directory).
+  browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "chem-mcp-chromium-")), {
+    executablePath: CHROMIUM,
+    viewport: { width: 1100, height: 900 },
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function openPage(): Promise<Page> {
+  const page = await browser!.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  await page.goto(server!.url);
+  // Any script error or CSP violation on load fails the test.
+  assert.deepEqual(errors, []);
+  return page;
+}
+
+test("descriptors and Lipinski verdict of a typed SMILES appear on the page", async () => {
+  const page = await openPage();
+  await page.getByLabel("SMILES", { exact: true }).fill("CC(=O)Oc1ccccc1C(=O)O");
+  await page.getByRole("button", { name: "Depict and compute" }).click();
+  const verdict = page.locator("#verdict");
+  await verdict.waitFor({ timeout: 30_000 });
+  assert.equal(await verdict.textContent(), "Passes Lipinski's rule of five");
+  assert.equal(await page.locator('td[data-key="mw"]').textContent(), "180.159");
+  assert.equal(await page.locator('td[data-key="logp"]').textContent(), "1.31");
+  assert.equal(await page.locator('td[data-key="tpsa"]').textContent(), "63.60");
+  assert.equal(await page.locator('td[data-key="hbd"]').textContent(), "1");
+  assert.equal(await page.locator('td[data-key="hba"]').textContent(), "4");
+  const img = page.getByAltText("2D structure of CC(=O)Oc1ccccc1C(=O)O");
+  await img.waitFor();
+  // Runs in the page; typed structurally because Deno's type check has no DOM lib.
+  const loaded = await img.evaluate((el) => {
+    const image = el as unknown as { complete: boolean; naturalWidth: number };
+    return image.complete && image.naturalWidth === 300;
+  });
+  assert.ok(loaded, "the depiction loaded as a 300 px wide image");
+
+  // A failing molecule flips the verdict; an invalid one shows the server's message as text.
+  await page.getByLabel("SMILES", { exact: true }).fill("CCCCCCCCCCCCCCCCCCCC");
+  await page.getByRole("button", { name: "Depict and compute" }).click();
+  await page.locator("#verdict", { hasText: "Fails" }).waitFor({ timeout: 30_000 });
+  await page.getByLabel("SMILES", { exact: true }).fill("<b>C1CC</b>");
+  await page.getByRole("button", { name: "Depict and compute" }).click();
+  const error = page.locator("#mol-result .error");
+  await error.waitFor({ timeout: 30_000 });
+  assert.match((await error.textContent()) ?? "", /^Error: smiles: .*<b>C1CC<\/b>/);
+  assert.equal(await page.locator("#mol-result b").count(), 0, "user text is never parsed as HTML");
+  await page.close();
+});
+
+test("similarity search ranks the library and depicts the hits", async () => {
+  const page = await openPage();
+  // Descriptors first, so the screenshot shows both halves of the page filled in.
+  await page.getByRole("button", { name: "Depict and compute" }).click();
+  await page.locator("#verdict").waitFor({ timeout: 30_000 });
+  await page.getByLabel("Query SMILES").fill("CC(=O)Oc1ccccc1C(=O)O");
+  await page.getByLabel(/^Library/).fill(
+    ["c1ccccc1", "OC(=O)c1ccccc1O", "", "CC(=O)Oc1ccccc1C(=O)O", "CC(=O)Nc1ccc(O)cc1"].join("\n"),
+  );
+  await page.getByLabel(/^Threshold/).fill("0.2");
+  await page.getByRole("button", { name: "Search" }).click();
+  const summary = page.locator("#search-summary");
+  await summary.waitFor({ timeout: 30_000 });
+  const items = page.locator("#hits > li");
+  const texts = await items.allTextContents();
+  assert.equal(await summary.textContent(), `${texts.length} of 4 molecules have Tanimoto ≥ 0.2.`);
+  // Aspirin itself first (score 1), then salicylic acid; benzene is below 0.2. Line numbers count the empty line.
+  assert.match(texts[0]!, /^#1 score 1\.000 \(line 4\) CC\(=O\)Oc1ccccc1C\(=O\)O$/);
+  assert.match(texts[1]!, /^#2 score 0\.\d{3} \(line 2\) OC\(=O\)c1ccccc1O$/);
+  assert.ok(texts.every((t) => !t.endsWith(" c1ccccc1")));
+  await page.locator("#hits img").nth(texts.length - 1).waitFor();
+  assert.equal(await page.locator("#hits img").count(), texts.length);
+  const file = join(shots, "webapp.png");
+  await page.screenshot({ path: file, fullPage: true });
+  assert.ok(statSync(file).size > 10_000, `screenshot written to ${file}`);
+  console.log(`screenshot: ${file}`);
+  await page.close();
+});
