@@ -5,11 +5,12 @@
  * the same run. Checks that the server still answers correctly afterwards.
  * Run: deno run -A bench/http_bench.ts [--seconds 10]
  */
-import { spawn } from "node:child_process";
 import { connect } from "node:net";
 import { readFileSync } from "node:fs";
 import process from "node:process";
 import autocannon from "autocannon";
+import { startHttpServer } from "../tests/helpers/http.ts";
+import { startServer } from "../tests/helpers/process.ts";
 
 const SECONDS = Number(process.argv[process.argv.indexOf("--seconds") + 1]) || 10;
 const META = {
@@ -29,31 +30,8 @@ function rssMiB(pid: number): number {
   return Number(line.split(/\s+/)[1]) / 1024;
 }
 
-async function startHttp(): Promise<{ port: number; pid: number; stop: () => void }> {
-  const child = spawn(process.execPath, [
-    "run",
-    "-A",
-    "mod.ts",
-    "--transport",
-    "streamable-http",
-    "--port",
-    "0",
-  ], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  const port = await new Promise<number>((resolve) => {
-    let err = "";
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      err += d;
-      const m = /:(\d+)\/mcp/.exec(err);
-      if (m) resolve(Number(m[1]));
-    });
-  });
-  return { port, pid: child.pid!, stop: () => child.kill() };
-}
-
 async function stdioRps(inFlight: number, total: number): Promise<number> {
-  const child = spawn(process.execPath, ["run", "-A", "mod.ts"], { stdio: ["pipe", "pipe", "ignore"] });
+  const child = startServer();
   let received = 0;
   let sent = 0;
   let start = 0;
@@ -119,8 +97,8 @@ async function latency(
   return { p50: times[Math.floor(times.length * 0.5)]!, p99: times[Math.floor(times.length * 0.99)]! };
 }
 
-const server = await startHttp();
-const rssBefore = rssMiB(server.pid);
+const server = await startHttpServer();
+const rssBefore = rssMiB(server.child.pid!);
 console.log(`HTTP load, ${SECONDS} s per row, server RSS before: ${rssBefore.toFixed(1)} MiB\n`);
 console.log(
   "| connections | answered req/s | 2xx req/s | p50 ms | p99 ms | non-2xx | 503 | stdio req/s (same in flight) | 2xx HTTP / stdio |",
@@ -153,7 +131,7 @@ for (const connections of [16, 64]) {
       `${result.non2xx} | ${status503} | ${stdio.toFixed(0)} | ${(ok / stdio).toFixed(2)}× |`,
   );
 }
-const rssAfter = rssMiB(server.pid);
+const rssAfter = rssMiB(server.child.pid!);
 const check = await fetch(`http://127.0.0.1:${server.port}/mcp`, {
   method: "POST",
   headers: {
@@ -172,4 +150,4 @@ console.log(
       check.status === 200 && answer.result?.structuredContent?.canonical_smiles === "CC(=O)Oc1ccccc1C(=O)O"
     }`,
 );
-server.stop();
+await server.stop();

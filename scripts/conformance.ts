@@ -6,28 +6,12 @@
  *
  * The suite needs Node ≥ 22; it runs here under Deno. Usage: deno run -A scripts/conformance.ts
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import process from "node:process";
+import { startHttpServer } from "../tests/helpers/http.ts";
 
-const server = spawn(process.execPath, [
-  "run",
-  "-A",
-  "mod.ts",
-  "--transport",
-  "streamable-http",
-  "--port",
-  "0",
-], {
-  stdio: ["ignore", "ignore", "pipe"],
-});
-const port = await new Promise<string>((resolve) => {
-  let err = "";
-  server.stderr.setEncoding("utf8").on("data", (d: string) => {
-    err += d;
-    const m = /:(\d+)\/mcp/.exec(err);
-    if (m) resolve(m[1]!);
-  });
-});
+const server = await startHttpServer();
+const port = server.port;
 const suite = [
   "run",
   "-A",
@@ -59,4 +43,4 @@ for (const scenario of scenarios) {
   console.log(`${scenario}: ${summary ? `${summary[1]}/${summary[2]} passed` : "no result"}`);
   for (const check of checks) console.log(`    ${check}`);
 }
-server.kill();
+await server.stop();

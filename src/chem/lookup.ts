@@ -9,6 +9,7 @@
  * @module
  */
 import { ChemError } from "../errors.ts";
+import { readAtMost } from "../bytes.ts";
 import { preview, withMol } from "./rdkit.ts";
 
 /** Default URL template (PubChem PUG REST, property SMILES as JSON). `{name}` is replaced by the encoded name. */
@@ -116,27 +117,12 @@ export interface NameLookupResult {
 /** Reads the body as text, refusing more than {@link MAX_LOOKUP_RESPONSE_BYTES}. */
 async function readBody(response: Response): Promise<string> {
   if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_LOOKUP_RESPONSE_BYTES) {
-      await reader.cancel();
-      throw new ChemError(
-        "LOOKUP_BAD_RESPONSE",
-        `The name lookup service sent more than ${MAX_LOOKUP_RESPONSE_BYTES} bytes; refusing the answer.`,
-      );
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
+  const bytes = await readAtMost(response.body, MAX_LOOKUP_RESPONSE_BYTES);
+  if (!bytes) {
+    throw new ChemError(
+      "LOOKUP_BAD_RESPONSE",
+      `The name lookup service sent more than ${MAX_LOOKUP_RESPONSE_BYTES} bytes; refusing the answer.`,
+    );
   }
   return new TextDecoder().decode(bytes);
 }

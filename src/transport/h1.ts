@@ -7,6 +7,8 @@
  * @module
  */
 
+import { concatBytes } from "../bytes.ts";
+
 /** Size limits of one request. */
 export interface ReaderLimits {
   /** Longest request line, in bytes, excluding CRLF. */
@@ -67,7 +69,7 @@ export class RequestReader {
 
   /** Feeds received bytes. After a `head` state, call {@link expectBody} and keep feeding. */
   feed(chunk: Uint8Array): ReadState {
-    this.#buffer = concat(this.#buffer, chunk);
+    this.#buffer = this.#buffer.length === 0 ? chunk : concatBytes([this.#buffer, chunk]);
     if (!this.#headDone) return this.#readHead();
     return this.#readBody();
   }
@@ -170,16 +172,7 @@ export function serializeResponse(response: HttpResponse): Uint8Array {
   if (response.contentType) lines.push(`Content-Type: ${response.contentType}`);
   for (const [name, value] of response.headers ?? []) lines.push(`${name}: ${value}`);
   lines.push(`Content-Length: ${body.length}`, "Connection: close", "", "");
-  return concat(encoder.encode(lines.join("\r\n")), body);
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  if (b.length === 0) return a;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
+  return concatBytes([encoder.encode(lines.join("\r\n")), body]);
 }
 
 function indexOf(haystack: Uint8Array, needle: readonly number[]): number {

@@ -12,6 +12,8 @@ export type LineEvent =
   | { readonly kind: "oversize"; readonly bytes: number }
   | { readonly kind: "invalid_utf8" };
 
+import { concatBytes } from "../bytes.ts";
+
 const NEWLINE = 0x0a;
 const CR = 0x0d;
 
@@ -81,7 +83,7 @@ export class LineSplitter {
     this.#length = 0;
     this.#dropping = false;
     if (dropping) return { kind: "oversize", bytes: length };
-    let bytes = concat(parts, length);
+    let bytes = concatBytes(parts);
     if (bytes.length > 0 && bytes[bytes.length - 1] === CR) bytes = bytes.subarray(0, bytes.length - 1);
     if (bytes.length > this.#maxBytes) return { kind: "oversize", bytes: bytes.length };
     let text: string;
@@ -92,15 +94,4 @@ export class LineSplitter {
     }
     return text.trim().length === 0 ? undefined : { kind: "line", text };
   }
-}
-
-function concat(parts: Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }

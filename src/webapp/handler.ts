@@ -10,6 +10,7 @@
  */
 import * as v from "valibot";
 import { ChemError } from "../errors.ts";
+import { readAtMost } from "../bytes.ts";
 import { ecfp4Bytes, tanimotoBytes } from "../chem/fingerprint.ts";
 import { coreProperties, LIPINSKI_THRESHOLDS, withParentMol } from "../chem/properties.ts";
 import { descriptors, MAX_SMILES_LENGTH, withMol } from "../chem/rdkit.ts";
@@ -263,27 +264,9 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > limit) throw new WebAppError(413, "PAYLOAD_TOO_LARGE", "");
   if (!request.body) return new Uint8Array(0);
-  // Counted while streaming so a body without (or lying about) Content-Length cannot exceed the limit.
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      throw new WebAppError(413, "PAYLOAD_TOO_LARGE", "");
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  const bytes = await readAtMost(request.body, limit);
+  if (!bytes) throw new WebAppError(413, "PAYLOAD_TOO_LARGE", "");
+  return bytes;
 }
 
 function isJsonType(contentType: string | null): boolean {

@@ -1,0 +1,111 @@
+// The sans-I/O layers under the transports, fed bytes directly: framing, the HTTP/1.1 request reader and the
+// byte helpers. The same rows are exercised end to end over real pipes and sockets in tests/e2e/.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { concatBytes, readAtMost } from "../../src/bytes.ts";
+import { LineSplitter } from "../../src/transport/lines.ts";
+import { RequestReader, serializeResponse } from "../../src/transport/h1.ts";
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const dec = (b: Uint8Array) => new TextDecoder().decode(b);
+
+test("concatBytes joins chunks in order and returns a lone chunk as is", () => {
+  assert.deepEqual([...concatBytes([enc("ab"), enc(""), enc("c")])], [...enc("abc")]);
+  const one = enc("x");
+  assert.equal(concatBytes([one]), one);
+  assert.equal(concatBytes([]).length, 0);
+});
+
+test("readAtMost returns the whole stream up to the limit and undefined past it", async () => {
+  const stream = () =>
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(enc("hello "));
+        c.enqueue(enc("world"));
+        c.close();
+      },
+    });
+  assert.equal(dec((await readAtMost(stream(), 11))!), "hello world");
+  assert.equal(await readAtMost(stream(), 10), undefined);
+});
+
+test("LineSplitter joins a line split across chunks and strips CR", () => {
+  const s = new LineSplitter(64);
+  assert.deepEqual(s.push(enc('{"a":1}\r\n{"b"')), [{ kind: "line", text: '{"a":1}' }]);
+  assert.deepEqual(s.push(enc(":2}\n\n  \n")), [{ kind: "line", text: '{"b":2}' }]);
+  assert.deepEqual(s.push(enc("tail")), []);
+  assert.deepEqual(s.end(), [{ kind: "line", text: "tail" }]);
+});
+
+test("LineSplitter reports an oversize line once, keeps nothing of it, and resynchronises", () => {
+  const s = new LineSplitter(8);
+  assert.deepEqual(s.push(enc("0123456789")), []);
+  assert.deepEqual(s.push(enc("abcdef\nok\n")), [{ kind: "oversize", bytes: 16 }, {
+    kind: "line",
+    text: "ok",
+  }]);
+  // Exactly the limit is kept, with or without a CR.
+  assert.deepEqual(s.push(enc("12345678\r\n12345678\n")), [
+    { kind: "line", text: "12345678" },
+    { kind: "line", text: "12345678" },
+  ]);
+});
+
+test("LineSplitter flags invalid UTF-8 instead of replacing it", () => {
+  const s = new LineSplitter(64);
+  assert.deepEqual(s.push(new Uint8Array([0x7b, 0xff, 0x7d, 0x0a])), [{ kind: "invalid_utf8" }]);
+});
+
+test("RequestReader gives the head before the body, byte by byte", () => {
+  const r = new RequestReader();
+  const head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:3000\r\nX-A: 1\r\nx-a: 2\r\nContent-Length: 2\r\n\r\n";
+  let state = r.feed(new Uint8Array(0));
+  for (const byte of enc(head)) state = r.feed(new Uint8Array([byte]));
+  assert.equal(state.kind, "head");
+  if (state.kind !== "head") return;
+  assert.equal(state.head.method, "POST");
+  assert.equal(state.head.target, "/mcp");
+  assert.equal(state.head.version, "1.1");
+  assert.deepEqual(state.head.headers.get("x-a"), ["1", "2"]);
+  assert.deepEqual(r.expectBody(2), { kind: "incomplete" });
+  assert.deepEqual(r.feed(enc("{")), { kind: "incomplete" });
+  const body = r.feed(enc("}"));
+  assert.equal(body.kind === "body" && dec(body.body), "{}");
+});
+
+test("RequestReader enforces the request-line, header-size and field-count limits with 431", () => {
+  const limits = { maxRequestLine: 32, maxHeaderBytes: 80, maxHeaderFields: 2 };
+  const long = new RequestReader(limits).feed(enc(`GET /${"a".repeat(40)}`));
+  assert.deepEqual(long.kind === "error" && long.status, 431);
+  const big = new RequestReader(limits).feed(enc(`POST / HTTP/1.1\r\nX: ${"b".repeat(80)}`));
+  assert.deepEqual(big.kind === "error" && big.status, 431);
+  const many = new RequestReader(limits).feed(enc("POST / HTTP/1.1\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n"));
+  assert.deepEqual(many.kind === "error" && many.status, 431);
+});
+
+test("RequestReader refuses a malformed request line and folded or spaced header names with 400", () => {
+  for (
+    const raw of [
+      "POST /mcp\r\n\r\n",
+      "POST /mcp HTTP/2.0\r\n\r\n",
+      "POST /mcp HTTP/1.1\r\nHost : x\r\n\r\n",
+      "POST /mcp HTTP/1.1\r\nHost: x\r\n folded\r\n\r\n",
+    ]
+  ) {
+    const state = new RequestReader().feed(enc(raw));
+    assert.equal(state.kind === "error" && state.status, 400, JSON.stringify(raw));
+  }
+});
+
+test("serializeResponse writes the status line, headers, exact byte Content-Length and Connection: close", () => {
+  const text = dec(serializeResponse({
+    status: 405,
+    headers: [["Allow", "POST"]],
+    contentType: "application/json",
+    body: '{"é":1}',
+  }));
+  assert.equal(
+    text,
+    'HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nAllow: POST\r\nContent-Length: 8\r\nConnection: close\r\n\r\n{"é":1}',
+  );
+});
