@@ -3,13 +3,21 @@
  * WebAssembly is part of the module graph (a source-phase import in src/runtime/rdkit_wasm_deno.js), so each binary
  * embeds it and needs nothing beside it.
  *
+ * `deno compile` embeds the whole `node_modules` directory of the project it runs in, and ours holds the test and
+ * build tools (Deno itself, TypeScript, a browser driver: over 200 MB). So the binaries are compiled in a staging
+ * copy of the package (`mod.ts`, `src/`, the manifests) whose `node_modules` holds the runtime dependencies only
+ * (`npm ci --omit=dev --omit=optional`, which needs the npm registry; TypeScript, an optional peer of valibot,
+ * would otherwise come along).
+ *
  * `deno compile` fetches a `denort` base binary per target from Deno's download host. Where that host is out of
  * reach, set DENORT_BIN to a local denort of the host target (only the host target can be built that way).
  *
  * Usage: deno task compile [--target <triple> ...] [--out-dir dist/bin]
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import process from "node:process";
 
 /** Release targets and the file name of each binary. */
@@ -21,13 +29,40 @@ export const TARGETS: Readonly<Record<string, string>> = {
   "x86_64-pc-windows-msvc": "chem-mcp-windows-x86_64.exe",
 };
 
+/** What the binary is compiled from: the library, its entry and the manifests that pin its dependencies. */
+const STAGED = ["mod.ts", "src", "deno.json", "package.json", "package-lock.json", "LICENSE"];
+
 function option(name: string): string[] {
   const values: string[] = [];
   process.argv.forEach((arg, i) => arg === name && process.argv[i + 1] && values.push(process.argv[i + 1]!));
   return values;
 }
 
-const outDir = option("--out-dir")[0] ?? "dist/bin";
+function stage(): string {
+  const dir = mkdtempSync(join(tmpdir(), "chem-mcp-compile-"));
+  for (const entry of STAGED) cpSync(entry, join(dir, entry), { recursive: true });
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const installed = spawnSync(npm, [
+    "ci",
+    "--omit=dev",
+    "--omit=optional",
+    "--ignore-scripts",
+    "--no-audit",
+    "--no-fund",
+  ], {
+    cwd: dir,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  if (installed.status !== 0) {
+    console.error(
+      "npm ci --omit=dev --omit=optional failed in the staging directory; the npm registry must be reachable.",
+    );
+    process.exit(1);
+  }
+  return dir;
+}
+
+const outDir = resolve(option("--out-dir")[0] ?? "dist/bin");
 const wanted = option("--target");
 const targets = wanted.length > 0 ? wanted : Object.keys(TARGETS);
 const unknown = targets.filter((t) => !(t in TARGETS));
@@ -37,14 +72,19 @@ if (unknown.length > 0) {
 }
 mkdirSync(outDir, { recursive: true });
 
+const staging = stage();
+// The compiler runs in the staging directory, so a relative DENORT_BIN is resolved against where we were started.
+const env = process.env.DENORT_BIN
+  ? { ...process.env, DENORT_BIN: resolve(process.env.DENORT_BIN) }
+  : process.env;
 let failed = 0;
 for (const target of targets) {
-  const output = `${outDir}/${TARGETS[target]}`;
+  const output = join(outDir, TARGETS[target]!);
   const args = ["compile", "--allow-all", "--no-check", "--target", target, "--output", output, "mod.ts"];
   console.error(
-    `deno ${args.join(" ")}${process.env.DENORT_BIN ? ` (DENORT_BIN=${process.env.DENORT_BIN})` : ""}`,
+    `deno ${args.join(" ")}${env.DENORT_BIN ? ` (DENORT_BIN=${env.DENORT_BIN})` : ""}`,
   );
-  const result = spawnSync(process.execPath, args, { stdio: "inherit" });
+  const result = spawnSync(process.execPath, args, { cwd: staging, env, stdio: "inherit" });
   if (result.status !== 0) {
     failed++;
     console.error(
@@ -53,4 +93,5 @@ for (const target of targets) {
     );
   }
 }
+rmSync(staging, { recursive: true, force: true });
 process.exit(failed === 0 ? 0 : 1);
