@@ -8,6 +8,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import process from "node:process";
+import { type Figures, loadPrevious } from "./previous.ts";
 
 const RUNS = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 7;
 const REQUEST = JSON.stringify({
@@ -72,8 +73,12 @@ if (existsSync(`${npmDir}/node_modules/.bin/chem-mcp`)) {
   ]);
 }
 console.log(`cold start to first answered tools/call, median of ${RUNS} runs\n`);
-console.log("| way | median ms | size |");
-console.log("| --- | ---: | --- |");
+const previous = loadPrevious("cold_start");
+const figures: Figures = {};
+console.log("| way | median ms | size | vs previous run (above 1× is faster) |");
+console.log("| --- | ---: | --- | ---: |");
 for (const [name, cmd, args, cwd, note] of rows) {
-  console.log(`| ${name} | ${(await median(cmd, args, cwd)).toFixed(0)} | ${note} |`);
+  const ms = figures[name] = await median(cmd, args, cwd);
+  console.log(`| ${name} | ${ms.toFixed(0)} | ${note} | ${previous.speedupFromTime(name, ms)} |`);
 }
+previous.save(figures);

@@ -1,7 +1,7 @@
 /**
  * Issue-4 figures: molecules per second for calc_properties (descriptors + QED) and for a PAINS + Brenk scan over
  * 1,000 drug-like molecules (the 50-drug set, 20 passes), each as a ratio to the bare RDKit descriptor call
- * (get_mol + get_descriptors + delete) in the same run. Run: deno run -A bench/drug_likeness_bench.ts
+ * (get_mol + get_descriptors + delete) in the same run, and to the previous run. Run: deno run -A bench/drug_likeness_bench.ts
  */
 import { readFileSync } from "node:fs";
 import { loadRDKit, rdkit, withMol } from "../src/chem/rdkit.ts";
@@ -9,6 +9,7 @@ import { RDKIT_WASM_PATH } from "../tests/helpers/rdkit.ts";
 import { DRUGS50 } from "../tests/data/drugs50.ts";
 import { calcProperties } from "../src/chem/properties.ts";
 import { brenkCheck, painsCheck } from "../src/chem/alerts.ts";
+import { loadPrevious } from "./previous.ts";
 
 await loadRDKit(readFileSync(RDKIT_WASM_PATH));
 const library = Array.from({ length: 1000 }, (_, i) => DRUGS50[i % DRUGS50.length]!.smiles);
@@ -34,6 +35,10 @@ const rows: [string, number][] = [
   ],
 ];
 console.log(`1,000 drug-like molecules (${DRUGS50.length} distinct, repeated)\n`);
-console.log("| task | molecules/s | ratio to bare RDKit |");
-console.log("| --- | ---: | ---: |");
-for (const [name, r] of rows) console.log(`| ${name} | ${r.toFixed(0)} | ${(r / bare).toFixed(3)}× |`);
+const previous = loadPrevious("drug_likeness");
+console.log("| task | molecules/s | ratio to bare RDKit | vs previous run |");
+console.log("| --- | ---: | ---: | ---: |");
+for (const [name, r] of rows) {
+  console.log(`| ${name} | ${r.toFixed(0)} | ${(r / bare).toFixed(3)}× | ${previous.speedup(name, r)} |`);
+}
+previous.save(Object.fromEntries(rows));

@@ -1,7 +1,7 @@
 /**
  * generate_3d over the drug set of tests/data/drugs50.ts: wall time per molecule (ms), iterations, final DREIDING
  * RMS gradient and energy, then the distributions (min, median, p90, max) and totals. One warm-up molecule is run
- * first so JIT compilation is not charged to the first entry.
+ * first so JIT compilation is not charged to the first entry. The median and total are compared with the previous run.
  *
  * Run: deno run -A bench/generate_3d_bench.ts [--rounds 3] [--quiet]
  */
@@ -11,6 +11,7 @@ import { loadRDKit } from "../src/chem/rdkit.ts";
 import { RDKIT_WASM_PATH } from "../tests/helpers/rdkit.ts";
 import { generate3d } from "../src/chem/conformer/index.ts";
 import { DRUGS50 } from "../tests/data/drugs50.ts";
+import { loadPrevious } from "./previous.ts";
 
 const arg = (name: string) => process.argv[process.argv.indexOf(name) + 1];
 const ROUNDS = Number(process.argv.includes("--rounds") ? arg("--rounds") : 3) || 3;
@@ -84,6 +85,14 @@ const summary = {
   first_attempt: rows.filter((r) => r.attempt === 1).length,
 };
 console.log(JSON.stringify(summary, null, 2));
+const previous = loadPrevious("generate_3d");
+const figures = { "median ms per molecule": summary.ms_per_molecule.median, "total ms": summary.total_ms };
+for (const [row, value] of Object.entries(figures)) {
+  console.log(
+    `${row}: ${value} ms, vs previous run ${previous.speedupFromTime(row, value)} (above 1× is faster)`,
+  );
+}
+previous.save(figures);
 
 function stats(values: number[], digits = 1) {
   return {

@@ -11,6 +11,7 @@ import process from "node:process";
 import autocannon from "autocannon";
 import { startHttpServer } from "../tests/helpers/http.ts";
 import { startServer } from "../tests/helpers/process.ts";
+import { type Figures, loadPrevious } from "./previous.ts";
 
 const SECONDS = Number(process.argv[process.argv.indexOf("--seconds") + 1]) || 10;
 const META = {
@@ -101,9 +102,11 @@ const server = await startHttpServer();
 const rssBefore = rssMiB(server.child.pid!);
 console.log(`HTTP load, ${SECONDS} s per row, server RSS before: ${rssBefore.toFixed(1)} MiB\n`);
 console.log(
-  "| connections | answered req/s | 2xx req/s | p50 ms | p99 ms | non-2xx | 503 | stdio req/s (same in flight) | 2xx HTTP / stdio |",
+  "| connections | answered req/s | 2xx req/s | p50 ms | p99 ms | non-2xx | 503 | stdio req/s (same in flight) | 2xx HTTP / stdio | 2xx vs previous run |",
 );
-console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+const previous = loadPrevious("http");
+const figures: Figures = {};
 for (const connections of [16, 64]) {
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}/mcp`,
@@ -128,8 +131,10 @@ for (const connections of [16, 64]) {
     `| ${connections} | ${answered.toFixed(0)} | ${ok.toFixed(0)} | ${lat.p50.toFixed(2)} | ${
       lat.p99.toFixed(2)
     } | ` +
-      `${result.non2xx} | ${status503} | ${stdio.toFixed(0)} | ${(ok / stdio).toFixed(2)}× |`,
+      `${result.non2xx} | ${status503} | ${stdio.toFixed(0)} | ${(ok / stdio).toFixed(2)}× | ` +
+      `${previous.speedup(`${connections} connections, 2xx req/s`, ok)} |`,
   );
+  figures[`${connections} connections, 2xx req/s`] = ok;
 }
 const rssAfter = rssMiB(server.child.pid!);
 const check = await fetch(`http://127.0.0.1:${server.port}/mcp`, {
@@ -150,4 +155,5 @@ console.log(
       check.status === 200 && answer.result?.structuredContent?.canonical_smiles === "CC(=O)Oc1ccccc1C(=O)O"
     }`,
 );
+previous.save(figures);
 await server.stop();

@@ -4,10 +4,11 @@
  * Prints ratios. Run: deno run -A bench/stdio_bench.ts [--n 2000]
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import process from "node:process";
 import { loadRDKit, rdkit } from "../src/chem/rdkit.ts";
 import { RDKIT_WASM_PATH } from "../tests/helpers/rdkit.ts";
+import { loadPrevious } from "./previous.ts";
 
 const N = Number(process.argv[process.argv.indexOf("--n") + 1]) || 2000;
 const SMILES = ["CC(=O)Oc1ccccc1C(=O)O", "CN1C=NC2=C1C(=O)N(C(=O)N2C)C", "CC(C)Cc1ccc(cc1)C(C)C(=O)O", "OCC"];
@@ -17,7 +18,7 @@ const META = {
   "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
 };
 
-interface Figures {
+interface Latency {
   rps: number;
   p50: number;
   p99: number;
@@ -27,7 +28,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 }
 
-function figures(latencies: number[], elapsedMs: number): Figures {
+function figures(latencies: number[], elapsedMs: number): Latency {
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
     rps: (latencies.length / elapsedMs) * 1000,
@@ -36,7 +37,7 @@ function figures(latencies: number[], elapsedMs: number): Figures {
   };
 }
 
-function rawRdkit(): Figures {
+function rawRdkit(): Latency {
   const latencies: number[] = [];
   const start = performance.now();
   for (let i = 0; i < N * 5; i++) {
@@ -49,7 +50,7 @@ function rawRdkit(): Figures {
   return figures(latencies, performance.now() - start);
 }
 
-async function overStdio(cmd: string, args: string[], inFlight: number): Promise<Figures> {
+async function overStdio(cmd: string, args: string[], inFlight: number): Promise<Latency> {
   const child = spawn(cmd, args, { stdio: ["pipe", "pipe", "inherit"] });
   const sentAt = new Map<number, number>();
   const latencies: number[] = [];
@@ -106,17 +107,14 @@ if (existsSync("dist/src/runtime/node.js")) {
 }
 
 const raw = rawRdkit();
-const rows: Record<string, Figures> = { "raw RDKit call (in process)": raw };
+const rows: Record<string, Latency> = { "raw RDKit call (in process)": raw };
 for (const [name, cmd, args] of servers) {
   for (const inFlight of [1, 64]) {
     rows[`${name}, ${inFlight} in flight`] = await overStdio(cmd, args, inFlight);
   }
 }
 
-const previousPath = "bench/results/stdio.json";
-const previous = existsSync(previousPath)
-  ? JSON.parse(readFileSync(previousPath, "utf8")) as Record<string, Figures>
-  : {};
+const previous = loadPrevious("stdio");
 const sdk1 = rows["official SDK v2 server (Deno), 1 in flight"]!;
 const sdk64 = rows["official SDK v2 server (Deno), 64 in flight"]!;
 console.log(`canonical_smiles over stdio, ${N} requests per row\n`);
@@ -124,15 +122,11 @@ console.log("| row | req/s | p50 ms | p99 ms | vs raw RDKit | vs SDK (same in-fl
 console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
 for (const [name, f] of Object.entries(rows)) {
   const sdk = name.endsWith("64 in flight") ? sdk64 : name.endsWith("1 in flight") ? sdk1 : undefined;
-  const prev = previous[name];
   console.log(
     `| ${name} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(3)} | ${f.p99.toFixed(3)} | ${
       (f.rps / raw.rps).toFixed(3)
     }× | ` +
-      `${sdk ? (f.rps / sdk.rps).toFixed(2) + "×" : "–"} | ${
-        prev ? (f.rps / prev.rps).toFixed(2) + "×" : "–"
-      } |`,
+      `${sdk ? (f.rps / sdk.rps).toFixed(2) + "×" : "–"} | ${previous.speedup(name, f.rps)} |`,
   );
 }
-mkdirSync("bench/results", { recursive: true });
-writeFileSync(previousPath, JSON.stringify(rows, null, 2) + "\n");
+previous.save(Object.fromEntries(Object.entries(rows).map(([name, f]) => [name, f.rps])));

@@ -1,7 +1,7 @@
 /**
  * Time per call of find_mcs (FMCS over five beta-blockers) and retrosynthesis (BRICS + SA score over ten
  * drugs), plus MolJSON round trips and CML writing for reference. Prints milliseconds per call (median and
- * mean over the rounds). Run: deno run -A bench/structure_bench.ts [--rounds 10]
+ * mean over the rounds) and the previous run's median over this one (above 1× is faster). Run: deno run -A bench/structure_bench.ts [--rounds 10]
  */
 import process from "node:process";
 import { readFileSync } from "node:fs";
@@ -12,8 +12,11 @@ import { bricsDisconnections } from "../src/chem/brics.ts";
 import { saScore } from "../src/chem/sascore.ts";
 import { fromMolJson, toMolJson } from "../src/chem/moljson.ts";
 import { toCml } from "../src/chem/represent.ts";
+import { type Figures, loadPrevious } from "./previous.ts";
 
 const ROUNDS = Number(process.argv[process.argv.indexOf("--rounds") + 1]) || 10;
+const previous = loadPrevious("structure");
+const medians: Figures = {};
 
 /** Five aryloxypropanolamine beta-blockers (shared ArO-CH2-CH(OH)-CH2-NH-iPr core). */
 const BETA_BLOCKERS = [
@@ -49,8 +52,12 @@ function time(label: string, fn: () => unknown): number[] {
   const sorted = [...samples].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
   const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
+  medians[label] = median;
   console.log(
-    `${label.padEnd(58)} median ${median.toFixed(2).padStart(8)} ms   mean ${mean.toFixed(2).padStart(8)} ms`,
+    `${label.padEnd(58)} median ${median.toFixed(2).padStart(8)} ms   mean ${
+      mean.toFixed(2).padStart(8)
+    } ms` +
+      `   vs previous run ${previous.speedupFromTime(label, median)}`,
   );
   return samples;
 }
@@ -95,3 +102,4 @@ time("SMILES -> MolJSON -> SMILES, 10 drugs", () => {
 time("CML, 10 drugs", () => {
   for (const smiles of DRUGS) toCml(smiles);
 });
+previous.save(medians);

@@ -13,6 +13,7 @@ import { loadRDKit, rdkit } from "../src/chem/rdkit.ts";
 import { RDKIT_WASM_PATH } from "../tests/helpers/rdkit.ts";
 import { DRUGS50 } from "../tests/data/drugs50.ts";
 import { createWebApp } from "../src/webapp/handler.ts";
+import { loadPrevious } from "./previous.ts";
 
 const SIZE = 10_000;
 const PREFIXES = [
@@ -122,13 +123,18 @@ console.log(
   `${SIZE} library molecules (${DRUGS50.length} drugs × substituent variants), query ${DRUGS50[0]!.name}, ` +
     `threshold 0.3: ${hits} hits; best of 3 after warm-up\n`,
 );
-console.log("| task | time (ms) | molecules/s | ratio to bare RDKit |");
-console.log("| --- | ---: | ---: | ---: |");
+const previous = loadPrevious("webapp");
+const bareRow = "bare RDKit get_mol + get_morgan_fp_as_uint8array + delete";
+const searchRow = "POST /similarity (handler, JSON in/out)";
+console.log("| task | time (ms) | molecules/s | ratio to bare RDKit | vs previous run |");
+console.log("| --- | ---: | ---: | ---: | ---: |");
 console.log(
-  `| bare RDKit get_mol + get_morgan_fp_as_uint8array + delete | ${bareMs.toFixed(0)} | ` +
-    `${bareRate.toFixed(0)} | 1.000× |`,
+  `| ${bareRow} | ${bareMs.toFixed(0)} | ${bareRate.toFixed(0)} | 1.000× | ${
+    previous.speedup(bareRow, bareRate)
+  } |`,
 );
 console.log(
-  `| POST /similarity (handler, JSON in/out) | ${searchMs.toFixed(0)} | ${searchRate.toFixed(0)} | ` +
-    `${(searchRate / bareRate).toFixed(3)}× |`,
+  `| ${searchRow} | ${searchMs.toFixed(0)} | ${searchRate.toFixed(0)} | ` +
+    `${(searchRate / bareRate).toFixed(3)}× | ${previous.speedup(searchRow, searchRate)} |`,
 );
+previous.save({ [bareRow]: bareRate, [searchRow]: searchRate });
