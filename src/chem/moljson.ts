@@ -73,6 +73,17 @@ const chiralitySchema = v.pipe(
   v.description("Tetrahedral configuration; null when the atom is not a specified stereocentre."),
 );
 
+/**
+ * Value ranges of the numeric atom fields of MolJSON v1 (inclusive). RDKit accepts wider values (a mass number
+ * of 12345, a charge of +20): such atoms are refused when writing MolJSON rather than sent outside the schema.
+ */
+export const ATOM_RANGES = {
+  charge: [-8, 8],
+  isotope: [1, 300],
+  hydrogens: [0, 8],
+  radical_electrons: [0, 4],
+} as const satisfies Record<string, readonly [number, number]>;
+
 const atomSchema = v.strictObject({
   index: int(0, MAX_MOLJSON_ATOMS - 1, "Position of the atom in `atoms` (0-based); must equal it."),
   element: v.pipe(
@@ -81,17 +92,19 @@ const atomSchema = v.strictObject({
     v.maxLength(3),
     v.description("Element symbol with standard capitalisation ('C', 'Cl', 'Na'); '*' for a dummy atom."),
   ),
-  charge: int(-8, 8, "Formal charge (elementary charges)."),
+  charge: int(...ATOM_RANGES.charge, "Formal charge (elementary charges)."),
   isotope: v.pipe(
-    v.nullable(int(1, 300, "Mass number.")),
+    v.nullable(int(...ATOM_RANGES.isotope, "Mass number.")),
     v.description("Mass number, e.g. 13 for 13C; null for natural abundance."),
   ),
   hydrogens: int(
-    0,
-    8,
+    ...ATOM_RANGES.hydrogens,
     "Hydrogens on this atom that are not listed as atoms of their own (normally all its hydrogens).",
   ),
-  radical_electrons: v.optional(int(0, 4, "Unpaired electrons (0 unless a radical)."), 0),
+  radical_electrons: v.optional(
+    int(...ATOM_RANGES.radical_electrons, "Unpaired electrons (0 unless a radical)."),
+    0,
+  ),
   aromatic: v.pipe(v.boolean(), v.description("True for an atom of an aromatic ring (RDKit aromaticity).")),
   chirality: v.nullable(chiralitySchema),
 });
@@ -197,6 +210,21 @@ function rdkitJsonOf(mol: Mol): RdkitJsonMolecule {
   return molecule;
 }
 
+/** Refuses an atom whose charge, mass number, hydrogens or radicals lie outside {@link ATOM_RANGES}. */
+function checkAtomRanges(atom: MolJsonAtom): void {
+  for (const field of Object.keys(ATOM_RANGES) as (keyof typeof ATOM_RANGES)[]) {
+    const value = atom[field];
+    const [min, max] = ATOM_RANGES[field];
+    if (value === null || (value >= min && value <= max)) continue;
+    throw new ChemError(
+      "UNSUPPORTED_MOLECULE",
+      `atom ${atom.index} (${atom.element}): ${field} ${value} is outside MolJSON v1's range ${min}..${max}; ` +
+        "check the SMILES (a mistyped charge or mass number?) or use SMILES instead of MolJSON.",
+      { atom: atom.index, field, value, range: [min, max] },
+    );
+  }
+}
+
 /** Neighbours of every atom in bond-index order (the order RDKit's chiral tags refer to). */
 function neighbourLists(atomCount: number, bonds: readonly { begin: number; end: number }[]): number[][] {
   const lists: number[][] = Array.from({ length: atomCount }, () => []);
@@ -253,6 +281,7 @@ export function molToMolJson(mol: Mol): MolJson {
         : null,
     };
   });
+  atoms.forEach(checkAtomRanges);
 
   const bonds = rawBonds.map((b, index): MolJsonBond => {
     const order = aromaticBonds.has(index) ? 1.5 : (b.bo ?? 1);
@@ -520,6 +549,7 @@ function sanitizationError(log: string): never {
  */
 export function molFromMolJson(input: unknown): Mol {
   const doc = parseStructure(input);
+  if (doc.atoms.length === 0) invalid("MolJSON has no atoms; send at least one atom.", {});
   const neighbours = checkGraph(doc);
   const heavy = doc.atoms.filter((a) => a.element !== "H").length;
   if (heavy > MAX_HEAVY_ATOMS) {
@@ -552,7 +582,26 @@ export function molFromMolJson(input: unknown): Mol {
     reread?.delete();
     invalid(`RDKit could not re-read the molecule it built from the MolJSON (SMILES '${smiles}').`, {});
   }
+  checkRadicalsKept(doc, reread);
   return reread;
+}
+
+/**
+ * SMILES cannot write unpaired electrons on an atom whose bonds and hydrogens already fill its valence (a
+ * saturated carbon with `radical_electrons: 4`), so RDKit would drop them without a word; such input is refused.
+ */
+function checkRadicalsKept(doc: MolJson, mol: Mol): void {
+  const given = doc.atoms.reduce((n, a) => n + (a.radical_electrons ?? 0), 0);
+  if (given === 0) return;
+  const kept = rdkitJsonOf(mol).atoms.reduce((n, a) => n + (a.nRad ?? 0), 0);
+  if (kept === given) return;
+  mol.delete();
+  const atoms = doc.atoms.filter((a) => (a.radical_electrons ?? 0) > 0).map((a) => a.index);
+  invalid(
+    `radical_electrons on atom(s) ${atoms.join(", ")} (${given} in all) do not fit: the atoms' bonds and ` +
+      `hydrogens already use the valence those electrons need (${kept} kept). Lower hydrogens or radical_electrons.`,
+    { atoms, radical_electrons: given },
+  );
 }
 
 /**

@@ -17,7 +17,8 @@ export const smilesToMoljsonTool = defineTool({
     "Parsing, aromaticity and CIP labels are RDKit's (CIP labeller: Hanson et al., J. Chem. Inf. Model. 2018, " +
     "58, 1755). Use it when atoms or bonds must be addressed or edited individually; moljson_to_smiles " +
     `converts back. Limit: ${MAX_HEAVY_ATOMS} heavy atoms. Fails with INVALID_SMILES, MOLECULE_TOO_LARGE, or ` +
-    "UNSUPPORTED_MOLECULE (dative or zero-order bonds).",
+    "UNSUPPORTED_MOLECULE (dative or zero-order bonds, or an atom outside MolJSON's ranges: charge -8..8, mass " +
+    "number 1..300, hydrogens 0..8, radical electrons 0..4).",
   input: v.strictObject({
     smiles: smilesArg(
       `Molecule as SMILES (at most ${MAX_HEAVY_ATOMS} heavy atoms), e.g. 'N[C@@H](C)C(=O)O'.`,

@@ -1,0 +1,173 @@
+// Hostile input through the real protocol core: every tool that takes a SMILES or SMARTS gets a list of odd,
+// broken, oversized and exotic strings, and moljson_to_smiles gets MolJSON broken one rule at a time. Whatever
+// comes in, the answer is a typed error or a result that passed the tool's outputSchema (the server checks every
+// result before sending it and answers -32603 when one does not), never an internal error.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { loadTestRDKit } from "../helpers/rdkit.ts";
+import { createServer } from "../../src/server.ts";
+import { CHEM_ERROR_DOCS } from "../../src/errors.ts";
+import { modern, type Response, send } from "../helpers/protocol.ts";
+import { TOOL_EXAMPLES } from "../helpers/examples.ts";
+
+await loadTestRDKit();
+
+const logs: string[] = [];
+const conn = createServer({ log: (message) => logs.push(message) }).connect();
+
+const chain = (n: number) => "C".repeat(n);
+const HOSTILE_STRINGS = [
+  "",
+  " ",
+  "\u0000",
+  "😀",
+  "{}",
+  chain(20_001),
+  chain(500),
+  chain(501),
+  `C1${chain(498)}1`,
+  "C(".repeat(240) + "C" + ")".repeat(240),
+  Array(60).fill("c1ccccc1").join("."),
+  "C1CC",
+  "c1cccc1",
+  "C$C",
+  "C->[Fe]",
+  "[C@@H]",
+  "C%(1234)CC%(1234)",
+  "C=1=C=C=C=C=C=1",
+  "B1B2B3B1B23",
+  "*",
+  "[*]",
+  "[H][H]",
+  "[HH]",
+  "[H+]",
+  "[2H]",
+  "[e-]",
+  "[Fe]",
+  "[U]",
+  "[Og]",
+  "[Na+].[Cl-]",
+  "[Pt](Cl)(Cl)(N)N",
+  "[Fe](=O)(=O)(=O)(=O)(=O)(=O)(=O)(=O)(=O)",
+  "[C+9]",
+  "[C-15]",
+  "[CH4+8]",
+  "[CH12]",
+  "[12345C]",
+  "[301C]",
+  "[0C]",
+  "[C-4]",
+  "[CH5]",
+];
+
+const KNOWN_CODES = new Set(Object.keys(CHEM_ERROR_DOCS));
+
+function outcome(reply: Response | undefined): string {
+  assert.ok(reply, "every request gets an answer");
+  if (reply.error) return `rpc ${reply.error.code}`;
+  const structured = reply.result?.structuredContent as { error?: { code?: string } } | undefined;
+  return reply.result?.isError ? String(structured?.error?.code) : "ok";
+}
+
+async function call(name: string, args: Record<string, unknown>): Promise<string> {
+  return outcome(await send(conn, modern("tools/call", { name, arguments: args })));
+}
+
+test("every SMILES and SMARTS argument of every tool survives hostile strings with a typed answer", async () => {
+  const seen = new Map<string, number>();
+  for (const [name, example] of Object.entries(TOOL_EXAMPLES)) {
+    if (name === "name_to_smiles") continue; // networked; its input is a name, covered in lookup_test.ts
+    const keys = Object.keys(example).filter((k) =>
+      typeof example[k] === "string" && /smiles|smarts/.test(k)
+    );
+    for (const key of keys) {
+      for (const text of HOSTILE_STRINGS) {
+        const result = await call(name, { ...example, [key]: text });
+        const label = `${name}.${key} = ${JSON.stringify(text.slice(0, 30))}`;
+        assert.ok(
+          result === "ok" || result === "rpc -32602" || KNOWN_CODES.has(result),
+          `${label}: ${result}`,
+        );
+        seen.set(result, (seen.get(result) ?? 0) + 1);
+      }
+    }
+  }
+  assert.deepEqual(logs, [], "no tool broke its outputSchema or threw");
+  // The list really is hostile: most strings are refused, with the codes users are told about.
+  assert.ok((seen.get("INVALID_SMILES") ?? 0) > 150, JSON.stringify([...seen]));
+  assert.ok((seen.get("MOLECULE_TOO_LARGE") ?? 0) > 20, JSON.stringify([...seen]));
+});
+
+test("limits and exotic atoms give the documented codes", async () => {
+  // Empty and over-long strings fail the input schema (minLength 1, maxLength 20,000) before any chemistry.
+  assert.equal(await call("canonical_smiles", { smiles: "" }), "rpc -32602");
+  assert.equal(await call("canonical_smiles", { smiles: "C1CC" }), "INVALID_SMILES");
+  assert.equal(await call("canonical_smiles", { smiles: chain(500) }), "ok");
+  assert.equal(await call("canonical_smiles", { smiles: chain(501) }), "MOLECULE_TOO_LARGE");
+  assert.equal(await call("canonical_smiles", { smiles: chain(20_001) }), "rpc -32602");
+  assert.equal(await call("calc_properties", { smiles: "[Pt](Cl)(Cl)(N)N" }), "ok");
+  assert.equal(await call("smarts_match", { smiles: "CCO", smarts: "[C" }), "INVALID_SMARTS");
+});
+
+test("smiles_to_moljson refuses atoms outside MolJSON's ranges instead of breaking its schema", async () => {
+  for (const smiles of ["[12345C]", "[301C]", "[C+9]", "[C-15]", "[CH4+8]"]) {
+    const reply = await send(
+      conn,
+      modern("tools/call", { name: "smiles_to_moljson", arguments: { smiles } }),
+    );
+    assert.equal(outcome(reply), "UNSUPPORTED_MOLECULE", smiles);
+    const error = (reply?.result?.structuredContent as { error: { message: string } }).error;
+    assert.match(error.message, /^atom 0 \(C\): (isotope|charge|radical_electrons) -?\d+ is outside/);
+  }
+  assert.equal(await call("smiles_to_moljson", { smiles: "[300C]" }), "ok");
+  assert.equal(await call("smiles_to_moljson", { smiles: "[C-8]" }), "ok");
+});
+
+const BASE = (await send(
+  conn,
+  modern("tools/call", {
+    name: "smiles_to_moljson",
+    arguments: { smiles: "C[C@H](N)/C=C/c1ccccc1" },
+  }),
+))!.result!.structuredContent!.moljson as MolJsonDoc;
+
+interface MolJsonDoc {
+  atoms: Record<string, unknown>[];
+  bonds: Record<string, unknown>[];
+  [key: string]: unknown;
+}
+
+const BROKEN: [string, string, (m: MolJsonDoc) => void][] = [
+  ["bond to itself", "INVALID_MOLJSON", (m) => (m.bonds[0]!.end = m.bonds[0]!.begin)],
+  ["duplicate bond", "INVALID_MOLJSON", (m) => m.bonds.push({ ...m.bonds[0], index: m.bonds.length })],
+  ["dangling bond", "INVALID_MOLJSON", (m) => (m.bonds[0]!.end = 499)],
+  ["aromatic atom outside a ring", "INVALID_MOLJSON", (m) => (m.atoms[0]!.aromatic = true)],
+  ["index not its position", "INVALID_MOLJSON", (m) => (m.atoms[0]!.index = 5)],
+  ["lower-case element", "INVALID_MOLJSON", (m) => (m.atoms[0]!.element = "c")],
+  ["eight hydrogens on a carbon", "INVALID_MOLJSON", (m) => (m.atoms[0]!.hydrogens = 8)],
+  ["radicals on a saturated carbon", "INVALID_MOLJSON", (m) => (m.atoms[0]!.radical_electrons = 4)],
+  ["no atoms", "INVALID_MOLJSON", (m) => {
+    m.atoms = [];
+    m.bonds = [];
+  }],
+  ["cis/trans on a single bond", "INVALID_MOLJSON", (m) => {
+    m.bonds[0]!.stereo = { configuration: "cis", atoms: [1, 2] };
+  }],
+  ["chirality with repeated neighbours", "INVALID_MOLJSON", (m) => {
+    const centre = m.atoms.find((a) => a.chirality)!;
+    centre.chirality = { neighbors: [0, 0, 0, "H"], winding: "CW" };
+  }],
+  ["unknown version", "rpc -32602", (m) => (m.version = 9)],
+  ["unknown field", "rpc -32602", (m) => (m.extra = 1)],
+  ["charge beyond the schema", "rpc -32602", (m) => (m.atoms[0]!.charge = 9)],
+];
+
+test("moljson_to_smiles names what is wrong with MolJSON broken one rule at a time", async () => {
+  for (const [label, expected, breakIt] of BROKEN) {
+    const doc = structuredClone(BASE);
+    breakIt(doc);
+    assert.equal(await call("moljson_to_smiles", { moljson: doc }), expected, label);
+  }
+  assert.equal(await call("moljson_to_smiles", { moljson: BASE }), "ok");
+  assert.deepEqual(logs, []);
+});
