@@ -171,3 +171,80 @@ test("moljson_to_smiles names what is wrong with MolJSON broken one rule at a ti
   assert.equal(await call("moljson_to_smiles", { moljson: BASE }), "ok");
   assert.deepEqual(logs, []);
 });
+
+test("random JSON-RPC-shaped messages always get a well-formed answer with a code from the error table", async () => {
+  let seed = 3;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+  const atoms: unknown[] = [null, true, 0, -1, 1.5, 2 ** 53, "", "2.0", "CCO", "tools/call", [], {}];
+  const keys = [
+    "jsonrpc",
+    "id",
+    "method",
+    "params",
+    "name",
+    "arguments",
+    "_meta",
+    "smiles",
+    "result",
+    "error",
+  ];
+  const methods = [
+    "tools/call",
+    "tools/list",
+    "server/discover",
+    "initialize",
+    "ping",
+    "x",
+    "notifications/x",
+  ];
+  const value = (depth: number): unknown => {
+    const roll = next();
+    if (depth > 3 || roll < 0.5) return pick(atoms);
+    if (roll < 0.6) return Array.from({ length: Math.floor(next() * 3) }, () => value(depth + 1));
+    return Object.fromEntries(
+      Array.from({ length: Math.floor(next() * 4) }, () => [pick(keys), value(depth + 1)]),
+    );
+  };
+  const allowed = new Set([-32700, -32600, -32601, -32602, -32603, -32000, -32010, -32022]);
+  const tally = new Map<string, number>();
+  for (let round = 0; round < 3000; round++) {
+    const message: Record<string, unknown> = { jsonrpc: next() < 0.9 ? "2.0" : value(3) };
+    if (next() < 0.8) message.id = next() < 0.9 ? round : value(3);
+    message.method = next() < 0.9 ? pick(methods) : value(3);
+    if (next() < 0.8) {
+      const params = value(1);
+      message.params = next() < 0.5 && params && typeof params === "object" && !Array.isArray(params)
+        ? {
+          ...params,
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": pick([
+              "2026-07-28",
+              "2026-07-28",
+              "2025-11-25",
+              1,
+              null,
+            ]),
+            "io.modelcontextprotocol/clientCapabilities": next() < 0.8 ? {} : value(3),
+            ...(next() < 0.3 ? { "io.modelcontextprotocol/clientInfo": value(2) } : {}),
+          },
+        }
+        : params;
+    }
+    const reply = await send(createServer().connect(), message);
+    if (reply === undefined) continue; // a notification
+    assert.equal(reply.jsonrpc, "2.0");
+    if (reply.error) assert.ok(allowed.has(reply.error.code), JSON.stringify([message, reply]));
+    else assert.ok(reply.result && typeof reply.result === "object", JSON.stringify([message, reply]));
+    assert.notEqual(reply.error?.code, -32603, JSON.stringify(message));
+    const kind = reply.error ? String(reply.error.code) : "result";
+    tally.set(kind, (tally.get(kind) ?? 0) + 1);
+  }
+  // The generator reaches past the envelope checks: results and several distinct refusals.
+  for (const kind of ["result", "-32600", "-32601", "-32602", "-32022"]) {
+    assert.ok((tally.get(kind) ?? 0) > 10, `${kind}: ${JSON.stringify([...tally])}`);
+  }
+});

@@ -109,3 +109,45 @@ test("serializeResponse writes the status line, headers, exact byte Content-Leng
     'HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nAllow: POST\r\nContent-Length: 8\r\nConnection: close\r\n\r\n{"é":1}',
   );
 });
+
+/** A small deterministic generator (mulberry32), so a failing case can be replayed. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+test("RequestReader never throws on random bytes, fed in random chunks", () => {
+  const next = random(7);
+  const alphabet = enc("POST /mcp HTTP/1.1\r\n:Content-Length: 12\r\nHost \t\x00\xff{}");
+  for (let round = 0; round < 2000; round++) {
+    const reader = new RequestReader({ maxRequestLine: 64, maxHeaderBytes: 256, maxHeaderFields: 8 });
+    let state = reader.feed(new Uint8Array(0));
+    for (let chunk = 0; chunk < 6 && (state.kind === "incomplete" || state.kind === "head"); chunk++) {
+      if (state.kind === "head") state = reader.expectBody(Math.floor(next() * 16));
+      const bytes = Uint8Array.from(
+        { length: Math.floor(next() * 80) },
+        () => next() < 0.7 ? alphabet[Math.floor(next() * alphabet.length)]! : Math.floor(next() * 256),
+      );
+      state = reader.feed(bytes);
+    }
+    assert.ok(["incomplete", "head", "body", "error"].includes(state.kind));
+  }
+});
+
+test("LineSplitter never throws on random bytes and never returns a line over its limit", () => {
+  const next = random(11);
+  const splitter = new LineSplitter(32);
+  for (let round = 0; round < 2000; round++) {
+    const bytes = Uint8Array.from(
+      { length: Math.floor(next() * 64) },
+      () => next() < 0.1 ? 0x0a : Math.floor(next() * 256),
+    );
+    for (const event of splitter.push(bytes)) {
+      if (event.kind === "line") assert.ok(enc(event.text).length <= 32);
+    }
+  }
+});
