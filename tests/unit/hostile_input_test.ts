@@ -9,6 +9,7 @@ import { createServer } from "../../src/server.ts";
 import { CHEM_ERROR_DOCS } from "../../src/errors.ts";
 import { modern, type Response, send } from "../helpers/protocol.ts";
 import { TOOL_EXAMPLES } from "../helpers/examples.ts";
+import { seededRandom } from "../helpers/random.ts";
 
 await loadTestRDKit();
 
@@ -173,11 +174,7 @@ test("moljson_to_smiles names what is wrong with MolJSON broken one rule at a ti
 });
 
 test("random JSON-RPC-shaped messages always get a well-formed answer with a code from the error table", async () => {
-  let seed = 3;
-  const next = () => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed / 2147483648;
-  };
+  const next = seededRandom(3);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const atoms: unknown[] = [null, true, 0, -1, 1.5, 2 ** 53, "", "2.0", "CCO", "tools/call", [], {}];
   const keys = [

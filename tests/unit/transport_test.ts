@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { concatBytes, readAtMost } from "../../src/bytes.ts";
 import { LineSplitter } from "../../src/transport/lines.ts";
 import { RequestReader, serializeResponse } from "../../src/transport/h1.ts";
+import { seededRandom } from "../helpers/random.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const dec = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -110,18 +111,8 @@ test("serializeResponse writes the status line, headers, exact byte Content-Leng
   );
 });
 
-/** A small deterministic generator (mulberry32), so a failing case can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 test("RequestReader never throws on random bytes, fed in random chunks", () => {
-  const next = random(7);
+  const next = seededRandom(7);
   const alphabet = enc("POST /mcp HTTP/1.1\r\n:Content-Length: 12\r\nHost \t\x00\xff{}");
   for (let round = 0; round < 2000; round++) {
     const reader = new RequestReader({ maxRequestLine: 64, maxHeaderBytes: 256, maxHeaderFields: 8 });
@@ -139,7 +130,7 @@ test("RequestReader never throws on random bytes, fed in random chunks", () => {
 });
 
 test("LineSplitter never throws on random bytes and never returns a line over its limit", () => {
-  const next = random(11);
+  const next = seededRandom(11);
   const splitter = new LineSplitter(32);
   for (let round = 0; round < 2000; round++) {
     const bytes = Uint8Array.from(

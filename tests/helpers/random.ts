@@ -1,0 +1,17 @@
+/**
+ * A small deterministic random generator (mulberry32) for the random-input tests, so a failing case replays.
+ *
+ * @example
+ * ```ts
+ * const next = seededRandom(7);
+ * next(); // a number in [0, 1), the same on every run
+ * ```
+ */
+export function seededRandom(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
