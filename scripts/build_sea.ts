@@ -1,7 +1,8 @@
 /**
  * Builds a self-contained Linux `chem-mcp` executable with Node's single-executable-application support: the Node
- * entry bundled to one CommonJS file by esbuild, the RDKit WebAssembly embedded as an SEA asset (read back with
- * `node:sea` `getAsset`), the blob injected into a copy of the running `node` binary with postject.
+ * entry bundled to one CommonJS file by esbuild, the RDKit WebAssembly and the bundled tool-worker script embedded
+ * as SEA assets (read back with `node:sea` `getAsset`), the blob injected into a copy of the running `node` binary
+ * with postject.
  *
  * This is the binary we can build and test on a machine that cannot download Deno's `denort` (see
  * scripts/compile.ts for the `deno compile` binaries).
@@ -24,17 +25,22 @@ mkdirSync(work, { recursive: true });
 mkdirSync(dirname(output), { recursive: true });
 
 const bundle = `${work}/chem-mcp.cjs`;
-await esbuild.build({
-  entryPoints: ["src/runtime/node.ts"],
-  bundle: true,
-  platform: "node",
-  format: "cjs",
-  target: "node20",
-  outfile: bundle,
-  logLevel: "warning",
-  // import.meta.url is only used outside a single executable (to find node_modules); silence the CJS warning.
-  define: { "import.meta.url": "undefined" },
-});
+const workerBundle = `${work}/tool_worker.cjs`;
+for (
+  const [entry, outfile] of [["src/runtime/node.ts", bundle], ["src/runtime/worker_node.ts", workerBundle]]
+) {
+  await esbuild.build({
+    entryPoints: [entry!],
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    outfile,
+    logLevel: "warning",
+    // import.meta.url is only used outside a single executable (to find node_modules and the worker file).
+    define: { "import.meta.url": "undefined" },
+  });
+}
 await esbuild.stop();
 
 const config = `${work}/sea-config.json`;
@@ -45,7 +51,12 @@ writeFileSync(
     main: bundle,
     output: blob,
     disableExperimentalSEAWarning: true,
-    assets: { "RDKit_minimal.wasm": require.resolve("@rdkit/rdkit/RDKit_minimal.wasm") },
+    // Names as in src/runtime/node.ts (SEA_WASM_ASSET, SEA_WORKER_ASSET): the tool worker runs from the
+    // bundled script with eval, since a single executable has no file to point a worker at.
+    assets: {
+      "RDKit_minimal.wasm": require.resolve("@rdkit/rdkit/RDKit_minimal.wasm"),
+      "tool_worker.cjs": workerBundle,
+    },
   }),
 );
 const node = execFileSync("node", ["-p", "process.execPath"], { encoding: "utf8" }).trim();

@@ -80,7 +80,19 @@ const env = process.env.DENORT_BIN
 let failed = 0;
 for (const target of targets) {
   const output = join(outDir, TARGETS[target]!);
-  const args = ["compile", "--allow-all", "--no-check", "--target", target, "--output", output, "mod.ts"];
+  // The tool worker is started from a URL at run time, which the module graph does not show: include it.
+  const args = [
+    "compile",
+    "--allow-all",
+    "--no-check",
+    "--include",
+    "src/runtime/worker_deno.ts",
+    "--target",
+    target,
+    "--output",
+    output,
+    "mod.ts",
+  ];
   console.error(
     `deno ${args.join(" ")}${env.DENORT_BIN ? ` (DENORT_BIN=${env.DENORT_BIN})` : ""}`,
   );

@@ -11,6 +11,13 @@ import type { McpServer } from "./protocol/server.ts";
 import { type ByteStream, HTTP_TIMEOUT_MS, HttpEndpoint } from "./transport/http_endpoint.ts";
 import { createServer } from "./server.ts";
 import { StdioSession } from "./transport/stdio.ts";
+import { IsolatedRunner, type SpawnWorker } from "./tools/isolation.ts";
+
+/**
+ * Tool workers per process. Two, on the machines we measured (2 cores): one long computation never holds up
+ * the next, and each worker costs an RDKit instance (about 60 MiB).
+ */
+export const TOOL_WORKERS = 2;
 
 /** What a runtime provides to {@link main}. */
 export interface Platform {
@@ -24,6 +31,8 @@ export interface Platform {
   readonly readStdin: (onChunk: (chunk: Uint8Array) => void) => Promise<void>;
   /** The process environment. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Starts a worker running the tool-worker entry of this runtime (absent: every tool runs in place). */
+  readonly spawnToolWorker?: SpawnWorker;
   /** Listens for TCP connections on `bind:port`; resolves with the bound port. */
   readonly listen: (
     bind: string,
@@ -57,8 +66,17 @@ export async function main(args: readonly string[], platform: Platform): Promise
     return 2;
   }
   const log = (message: string) => platform.stderr(`chem-mcp: ${message}\n`);
-  await loadRDKit(await platform.loadWasm(), (line) => log(`rdkit: ${line}`));
-  const server = createServer({ log });
+  const wasm = await platform.loadWasm();
+  // Compiled once: the main thread and every tool worker instantiate the same module.
+  const module = wasm instanceof WebAssembly.Module ? wasm : await WebAssembly.compile(wasm);
+  await loadRDKit(module, (line) => log(`rdkit: ${line}`));
+  const runner = platform.spawnToolWorker
+    ? new IsolatedRunner({ spawn: platform.spawnToolWorker, wasm: module, size: TOOL_WORKERS })
+    : undefined;
+  const server = createServer({
+    log,
+    ...(runner ? { runTool: (tool, args) => runner.run(tool, args) } : {}),
+  });
   if (plan.options.transport === "streamable-http") {
     await serveHttp(server, plan.options, platform, log);
     return await new Promise<never>(() => {});
@@ -66,6 +84,7 @@ export async function main(args: readonly string[], platform: Platform): Promise
   const session = new StdioSession(server.connect(), platform.stdout);
   await platform.readStdin((chunk) => session.push(chunk));
   await session.end();
+  runner?.close();
   return 0;
 }
 

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { McpServer } from "./protocol/server.ts";
+import { McpServer, type ServerOptions } from "./protocol/server.ts";
 import { ToolRegistry, TOOLS } from "./tools/registry.ts";
 import { SERVER_NAME, VERSION } from "./version.ts";
 
@@ -31,11 +31,11 @@ export function toolRegistry(): ToolRegistry {
  * await conn.handle('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}');
  * ```
  */
-export function createServer(options: { log?: (message: string) => void } = {}): McpServer {
+export function createServer(options: Pick<ServerOptions, "log" | "runTool"> = {}): McpServer {
   return new McpServer({
     registry: toolRegistry(),
     info: { name: SERVER_NAME, version: VERSION },
     instructions: INSTRUCTIONS,
-    ...(options.log ? { log: options.log } : {}),
+    ...options,
   });
 }

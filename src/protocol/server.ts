@@ -40,6 +40,11 @@ export interface ServerOptions {
   readonly instructions?: string;
   /** Diagnostics sink (stderr in the CLI); never the protocol stream. */
   readonly log?: (message: string) => void;
+  /**
+   * Runs a tool on validated arguments; defaults to calling `tool.run` in place. The runtime entries pass a
+   * worker-pool runner (src/tools/isolation.ts) so tools that can run away are stopped at their deadline.
+   */
+  readonly runTool?: (tool: Tool, args: Record<string, unknown>) => Promise<unknown>;
 }
 
 /** How a connection may be pinned: stdio allows both dialects, HTTP the modern one only. */
@@ -129,7 +134,7 @@ export class McpServer {
     if (!args.success) throw argumentError(tool, args.issues, params.arguments, dialect);
     let result: unknown;
     try {
-      result = await tool.run(args.output);
+      result = await (this.#options.runTool?.(tool, args.output) ?? tool.run(args.output));
     } catch (error) {
       if (error instanceof ChemError) {
         if (dialect === "legacy") throw error;

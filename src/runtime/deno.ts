@@ -6,6 +6,7 @@
 import rdkitWasm from "./rdkit_wasm_deno.js";
 import { main, type Platform } from "../main.ts";
 import { listenDeno } from "./tcp_deno.ts";
+import type { WorkerHandle, WorkerReply } from "../tools/isolation.ts";
 
 const encoder = new TextEncoder();
 
@@ -24,7 +25,27 @@ export const denoPlatform: Platform = {
     for await (const chunk of Deno.stdin.readable) onChunk(chunk);
   },
   listen: listenDeno,
+  spawnToolWorker,
 };
+
+/** A Web Worker running src/runtime/worker_deno.ts (Deno ends the process itself, so `hold` has nothing to do). */
+function spawnToolWorker(): WorkerHandle {
+  const worker = new Worker(new URL("./worker_deno.ts", import.meta.url).href, { type: "module" });
+  return {
+    post: (message) => worker.postMessage(message),
+    onMessage: (listener) => {
+      worker.onmessage = (event: MessageEvent<WorkerReply>) => listener(event.data);
+    },
+    onFailure: (listener) => {
+      worker.onerror = (event) => {
+        event.preventDefault();
+        listener(event.message);
+      };
+    },
+    terminate: () => worker.terminate(),
+    hold: () => {},
+  };
+}
 
 /** Runs the server with Deno's arguments and exits with its status. */
 export async function run(): Promise<void> {

@@ -8,21 +8,27 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import process from "node:process";
 import { main, type Platform } from "../main.ts";
+import { Worker } from "node:worker_threads";
 import { listenNode } from "./tcp_node.ts";
+import type { WorkerHandle } from "../tools/isolation.ts";
 
 /** Name of the RDKit WebAssembly asset inside a single-executable build (scripts/build_sea.ts). */
 export const SEA_WASM_ASSET = "RDKit_minimal.wasm";
+/** Name of the bundled tool-worker script inside a single-executable build. */
+export const SEA_WORKER_ASSET = "tool_worker.cjs";
 
 /** The part of `node:sea` we use (typed here because Deno, which also checks this file, has no such module). */
 interface SeaModule {
   isSea(): boolean;
   getAsset(key: string): ArrayBuffer;
+  getAsset(key: string, encoding: string): string;
 }
+
+// node:sea is looked up at run time: Deno type-checks this file too and has no such module.
+const sea = process.getBuiltinModule?.("node:sea") as SeaModule | undefined;
 
 /** The RDKit WebAssembly: an embedded asset in a single executable, else the file in node_modules. */
 async function loadWasm(): Promise<BufferSource> {
-  // node:sea is looked up at run time: Deno type-checks this file too and has no such module.
-  const sea = process.getBuiltinModule?.("node:sea") as SeaModule | undefined;
   if (sea?.isSea()) return sea.getAsset(SEA_WASM_ASSET);
   return await readFile(createRequire(import.meta.url).resolve("@rdkit/rdkit/RDKit_minimal.wasm"));
 }
@@ -43,7 +49,30 @@ export const nodePlatform: Platform = {
       process.stdin.on("error", reject);
     }),
   listen: listenNode,
+  spawnToolWorker,
 };
+
+/**
+ * A worker thread running the tool-worker entry: dist/src/runtime/worker_node.js beside this file, or in a
+ * single executable the bundled script stored as an asset.
+ */
+function spawnToolWorker(): WorkerHandle {
+  const worker = sea?.isSea()
+    ? new Worker(sea.getAsset(SEA_WORKER_ASSET, "utf8"), { eval: true })
+    : new Worker(new URL("./worker_node.js", import.meta.url));
+  worker.unref();
+  return {
+    post: (message) => worker.postMessage(message),
+    onMessage: (listener) => void worker.on("message", listener),
+    onFailure: (listener) => {
+      worker.on("error", (error) => listener(error.stack ?? String(error)));
+      worker.on("exit", (code) => listener(`exited with code ${code}`));
+    },
+    terminate: () => void worker.terminate(),
+    // An idle worker must not keep the process alive after stdin ends; a busy one must, until it answers.
+    hold: (busy) => (busy ? worker.ref() : worker.unref()),
+  };
+}
 
 // No top-level await: the single-executable build bundles this file as CommonJS.
 main(process.argv.slice(2), nodePlatform).then((code) => (process.exitCode = code));

@@ -23,3 +23,9 @@ export const givenSmiles = v.pipe(v.string(), v.description("The SMILES as given
 
 /** Output field holding RDKit's canonical isomeric SMILES. */
 export const canonicalSmilesField = v.pipe(v.string(), v.description("RDKit canonical isomeric SMILES."));
+
+/**
+ * Seconds a worker deadline allows beyond a tool's own time limit (result building, cloning), so the limit the
+ * tool enforces itself is the one users meet.
+ */
+export const ISOLATION_GRACE_S = 5;

@@ -7,7 +7,7 @@ import {
   MCS_MAX_TIMEOUT_S,
   MCS_MIN_MOLECULES,
 } from "../chem/mcs.ts";
-import { count, smilesArg } from "./common.ts";
+import { count, ISOLATION_GRACE_S, smilesArg } from "./common.ts";
 import { defineTool } from "./tool.ts";
 
 /** Method text echoed in results. */
@@ -113,6 +113,8 @@ export const findMcsTool = defineTool({
     timeout_seconds: count("Time limit used (s)."),
     method: v.pipe(v.string(), v.description("Method and reference.")),
   }),
+  // FMCS stops itself at timeout_seconds; the worker deadline only catches what comes after the search.
+  isolation: { deadlineMs: ({ timeout_seconds }) => (timeout_seconds + ISOLATION_GRACE_S) * 1000 },
   run: (args) => {
     const result = findMcs(args.smiles_list, {
       timeoutSeconds: args.timeout_seconds,

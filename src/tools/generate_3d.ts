@@ -9,7 +9,7 @@ import {
   RMS_GRADIENT_TOLERANCE,
 } from "../chem/conformer/index.ts";
 import { round } from "../chem/identity.ts";
-import { count, givenSmiles, num, smilesArg } from "./common.ts";
+import { count, givenSmiles, ISOLATION_GRACE_S, num, smilesArg } from "./common.ts";
 import { defineTool } from "./tool.ts";
 
 /** Fixed text naming the method, returned with every result. */
@@ -104,6 +104,8 @@ export const generate3dTool = defineTool({
       v.description("Fixed text describing the method; the placement is a heuristic."),
     ),
   }),
+  // The engine stops itself at its time limit; the worker deadline is the backstop.
+  isolation: { deadlineMs: () => DEFAULT_TIME_LIMIT_MS + ISOLATION_GRACE_S * 1000 },
   run: ({ smiles, max_iterations }) => {
     const c = generate3d(smiles, { maxIterations: max_iterations });
     const e = c.energyTerms;

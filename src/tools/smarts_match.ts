@@ -3,6 +3,11 @@ import { MAX_MATCHES_LIMIT, smartsMatch } from "../chem/substructure.ts";
 import { count, smilesArg } from "./common.ts";
 import { defineTool } from "./tool.ts";
 
+/** Default wall-clock bound of one search, s. */
+export const DEFAULT_SMARTS_TIMEOUT_S = 10;
+/** Largest accepted `timeout_seconds`. */
+export const MAX_SMARTS_TIMEOUT_S = 30;
+
 /** `smarts_match`: substructure search. */
 export const smartsMatchTool = defineTool({
   name: "smarts_match",
@@ -11,7 +16,9 @@ export const smartsMatchTool = defineTool({
     "Search a molecule for a SMARTS pattern (RDKit). Returns whether it matches, the number of unique " +
     "matches and each match as atom indices (0-based, in the order atoms appear in the SMILES; hydrogens are " +
     "not atoms unless written in brackets). Example: smiles 'OC(=O)c1ccccc1O', smarts '[CX3](=O)[OX2H1]' " +
-    "finds the carboxylic acid. Fails with INVALID_SMILES or INVALID_SMARTS.",
+    "finds the carboxylic acid. The search runs in a worker and is stopped after timeout_seconds (default " +
+    `${DEFAULT_SMARTS_TIMEOUT_S}): some patterns, such as a large ring of wildcard atoms, take exponential time in ` +
+    "big polycyclic molecules. Fails with INVALID_SMILES, INVALID_SMARTS or COMPUTATION_TIMEOUT.",
   input: v.strictObject({
     smiles: smilesArg("Molecule to search, as SMILES."),
     smarts: v.pipe(v.string(), v.minLength(1), v.maxLength(5000), v.description("SMARTS pattern.")),
@@ -25,6 +32,19 @@ export const smartsMatchTool = defineTool({
       ),
       1000,
     ),
+    timeout_seconds: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(1),
+        v.maxValue(MAX_SMARTS_TIMEOUT_S),
+        v.description(
+          `Stop the search after this many seconds with COMPUTATION_TIMEOUT (default ${DEFAULT_SMARTS_TIMEOUT_S}, ` +
+            `at most ${MAX_SMARTS_TIMEOUT_S}).`,
+        ),
+      ),
+      DEFAULT_SMARTS_TIMEOUT_S,
+    ),
   }),
   output: v.object({
     smiles: v.string(),
@@ -37,5 +57,6 @@ export const smartsMatchTool = defineTool({
     ),
     truncated: v.pipe(v.boolean(), v.description("True when the search stopped at max_matches.")),
   }),
+  isolation: { deadlineMs: ({ timeout_seconds }) => timeout_seconds * 1000 },
   run: ({ smiles, smarts, max_matches }) => ({ smiles, smarts, ...smartsMatch(smiles, smarts, max_matches) }),
 });

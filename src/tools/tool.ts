@@ -35,6 +35,11 @@ export interface Tool<I extends ObjectSchema = ObjectSchema, O extends ObjectSch
   readonly input: I;
   /** Result schema; every successful result conforms to it. */
   readonly output: O;
+  /**
+   * Set for tools whose running time some inputs can push past every bound RDKit offers: the call then runs in a
+   * worker and is stopped after `deadlineMs(args)` (see src/tools/isolation.ts).
+   */
+  readonly isolation?: { readonly deadlineMs: (args: v.InferOutput<I>) => number };
   /** Computes the result; throws `ChemError` for chemistry-domain failures. */
   readonly run: (args: v.InferOutput<I>) => v.InferInput<O> | Promise<v.InferInput<O>>;
 }

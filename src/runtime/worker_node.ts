@@ -1,0 +1,16 @@
+/**
+ * Node.js tool-worker entry: serves isolated tool calls (src/tools/isolation.ts) inside a worker thread.
+ *
+ * @module
+ */
+import { parentPort } from "node:worker_threads";
+import { serveToolWorker } from "../tools/isolation.ts";
+import { TOOLS } from "../tools/registry.ts";
+
+const port = parentPort;
+if (port) {
+  serveToolWorker(
+    { post: (message) => port.postMessage(message), onMessage: (l) => port.on("message", l) },
+    TOOLS,
+  );
+}

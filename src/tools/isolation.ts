@@ -1,0 +1,263 @@
+/**
+ * Running tool calls in workers with a wall-clock deadline.
+ *
+ * Some inputs make RDKit compute for as long as they like: a SMARTS query with a large wildcard ring searched
+ * in a big polycyclic molecule is exponential in the ring size, and RDKit's substructure matcher has no time
+ * limit. WebAssembly cannot be interrupted from outside, so such a tool runs in a worker (its own RDKit
+ * instance); when the call's deadline passes, the worker is terminated and the call answers
+ * `COMPUTATION_TIMEOUT`. The process keeps serving meanwhile: the main thread never waits on the computation.
+ *
+ * This module is runtime-neutral: the runtime entries create workers ({@link SpawnWorker}) and run
+ * {@link serveToolWorker} inside them.
+ *
+ * @module
+ */
+import { ChemError, type ChemErrorCode } from "../errors.ts";
+import { loadRDKit } from "../chem/rdkit.ts";
+import type { Tool } from "./tool.ts";
+
+/** Main thread → worker. */
+export type WorkerRequest =
+  | { readonly kind: "init"; readonly wasm: WebAssembly.Module }
+  | { readonly kind: "call"; readonly tool: string; readonly args: unknown };
+
+/** Worker → main thread. */
+export type WorkerReply =
+  | { readonly kind: "ready" }
+  | { readonly kind: "result"; readonly value: unknown }
+  | {
+    readonly kind: "chem_error";
+    readonly code: ChemErrorCode;
+    readonly message: string;
+    readonly details?: Record<string, unknown>;
+  }
+  | { readonly kind: "failure"; readonly message: string };
+
+/** One worker as the runtime provides it. */
+export interface WorkerHandle {
+  /** Sends a message to the worker. */
+  post(message: WorkerRequest): void;
+  /** Registers the listener for the worker's messages. */
+  onMessage(listener: (message: WorkerReply) => void): void;
+  /** Registers the listener for the worker dying (an uncaught error, a WebAssembly trap, an exit). */
+  onFailure(listener: (reason: string) => void): void;
+  /** Stops the worker at once, whatever it is computing. */
+  terminate(): void;
+  /** Whether the worker must keep the process alive (true while a call runs; idle workers must not). */
+  hold(busy: boolean): void;
+}
+
+/** Creates a worker running {@link serveToolWorker}. */
+export type SpawnWorker = () => WorkerHandle;
+
+/** The worker's side of the message channel. */
+export interface WorkerEndpoint {
+  /** Sends a message to the main thread. */
+  post(message: WorkerReply): void;
+  /** Registers the listener for the main thread's messages. */
+  onMessage(listener: (message: WorkerRequest) => void): void;
+}
+
+/**
+ * Serves tool calls inside a worker: loads RDKit from the module sent with `init`, then runs one call per
+ * message and answers with its result or error.
+ *
+ * @example
+ * ```ts
+ * // In the Deno worker entry:
+ * serveToolWorker({ post: (m) => self.postMessage(m), onMessage: (l) => (self.onmessage = (e) => l(e.data)) }, TOOLS);
+ * ```
+ */
+export function serveToolWorker(endpoint: WorkerEndpoint, tools: readonly Tool[]): void {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  let ready: Promise<unknown> | undefined;
+  endpoint.onMessage(async (message) => {
+    if (message.kind === "init") {
+      ready = loadRDKit(message.wasm);
+      await ready;
+      endpoint.post({ kind: "ready" });
+      return;
+    }
+    try {
+      await ready;
+      const tool = byName.get(message.tool);
+      if (!tool) throw new Error(`no tool named '${message.tool}' in the worker`);
+      endpoint.post({ kind: "result", value: await tool.run(message.args as never) });
+    } catch (error) {
+      endpoint.post(
+        error instanceof ChemError
+          ? { kind: "chem_error", code: error.code, message: error.message, details: error.details }
+          : {
+            kind: "failure",
+            message: error instanceof Error ? error.stack ?? error.message : String(error),
+          },
+      );
+    }
+  });
+}
+
+/** Options of {@link IsolatedRunner}. */
+export interface IsolatedRunnerOptions {
+  /** Creates a worker. */
+  readonly spawn: SpawnWorker;
+  /** The compiled RDKit module, sent to each worker so none compiles it again. */
+  readonly wasm: WebAssembly.Module;
+  /** Most workers alive at once; further isolated calls wait for one. */
+  readonly size: number;
+  /** Longest a new worker may take to load RDKit, ms. */
+  readonly startupMs?: number;
+}
+
+interface Slot {
+  readonly handle: WorkerHandle;
+  readonly ready: Promise<void>;
+  /** Settles the running call when the worker answers or dies. */
+  settle?: (reply: WorkerReply | { kind: "died"; reason: string }) => void;
+  dead: boolean;
+}
+
+/**
+ * Runs each tool call: in the calling thread for tools without {@link Tool.isolation}, in a pooled worker with a
+ * deadline for the others.
+ *
+ * @example
+ * ```ts
+ * const runner = new IsolatedRunner({ spawn, wasm, size: 2 });
+ * const server = createServer({ runTool: (tool, args) => runner.run(tool, args) });
+ * ```
+ */
+export class IsolatedRunner {
+  readonly #options: IsolatedRunnerOptions;
+  readonly #idle: Slot[] = [];
+  readonly #waiting: ((slot: Slot) => void)[] = [];
+  #alive = 0;
+
+  /** @param options How to create workers, and how many. */
+  constructor(options: IsolatedRunnerOptions) {
+    this.#options = options;
+  }
+
+  /** Runs `tool` on validated `args`; throws `ChemError("COMPUTATION_TIMEOUT")` when the deadline passes. */
+  async run(tool: Tool, args: Record<string, unknown>): Promise<unknown> {
+    if (!tool.isolation) return await tool.run(args);
+    const slot = await this.#acquire();
+    try {
+      await slot.ready;
+    } catch (error) {
+      this.#discard(slot);
+      throw error;
+    }
+    const deadlineMs = tool.isolation.deadlineMs(args);
+    const reply = await new Promise<WorkerReply | { kind: "died"; reason: string } | { kind: "timeout" }>(
+      (resolve) => {
+        const timer = setTimeout(() => resolve({ kind: "timeout" }), deadlineMs);
+        slot.settle = (outcome) => {
+          clearTimeout(timer);
+          resolve(outcome);
+        };
+        slot.handle.hold(true);
+        slot.handle.post({ kind: "call", tool: tool.name, args });
+      },
+    );
+    slot.settle = undefined;
+    slot.handle.hold(false);
+    if (reply.kind === "timeout" || reply.kind === "died") this.#discard(slot);
+    else this.#release(slot);
+    return unwrap(tool, reply, deadlineMs);
+  }
+
+  /** Stops every idle worker (busy ones stop when their call ends or times out). */
+  close(): void {
+    for (const slot of this.#idle.splice(0)) this.#discard(slot);
+  }
+
+  #acquire(): Promise<Slot> {
+    const idle = this.#idle.pop();
+    if (idle) return Promise.resolve(idle);
+    if (this.#alive < this.#options.size) return Promise.resolve(this.#spawn());
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  #release(slot: Slot): void {
+    const next = this.#waiting.shift();
+    if (next) next(slot);
+    else this.#idle.push(slot);
+  }
+
+  #discard(slot: Slot): void {
+    if (!slot.dead) {
+      slot.dead = true;
+      slot.handle.terminate();
+      this.#alive--;
+    }
+    const next = this.#waiting.shift();
+    if (next) next(this.#spawn());
+  }
+
+  #spawn(): Slot {
+    const handle = this.#options.spawn();
+    this.#alive++;
+    let started: () => void = () => {};
+    let failed: (error: Error) => void = () => {};
+    const slot: Slot = {
+      handle,
+      dead: false,
+      ready: new Promise<void>((resolve, reject) => {
+        started = resolve;
+        failed = reject;
+      }),
+    };
+    slot.ready.catch(() => {}); // observed in run(); never an unhandled rejection
+    const startup = setTimeout(
+      () => failed(new Error("a tool worker did not start in time")),
+      this.#options.startupMs ?? 30_000,
+    );
+    handle.onMessage((message) => {
+      if (message.kind === "ready") {
+        clearTimeout(startup);
+        started();
+      } else slot.settle?.(message);
+    });
+    handle.onFailure((reason) => {
+      clearTimeout(startup);
+      failed(new Error(`a tool worker died while starting: ${reason}`));
+      if (slot.settle) {
+        slot.settle({ kind: "died", reason }); // run() discards it
+        return;
+      }
+      // Died while idle: forget it, so the next call gets a fresh worker.
+      const index = this.#idle.indexOf(slot);
+      if (index >= 0) this.#idle.splice(index, 1);
+      if (!slot.dead) {
+        slot.dead = true;
+        this.#alive--;
+      }
+    });
+    handle.post({ kind: "init", wasm: this.#options.wasm });
+    return slot;
+  }
+}
+
+function unwrap(
+  tool: Tool,
+  reply: WorkerReply | { kind: "died"; reason: string } | { kind: "timeout" },
+  deadlineMs: number,
+): unknown {
+  switch (reply.kind) {
+    case "result":
+      return reply.value;
+    case "chem_error":
+      throw new ChemError(reply.code, reply.message, reply.details);
+    case "timeout":
+      throw new ChemError(
+        "COMPUTATION_TIMEOUT",
+        `${tool.name} was stopped after ${deadlineMs / 1000} s: this input makes the computation grow ` +
+          "exponentially (for example a large wildcard ring in a SMARTS). Simplify the input or raise its time limit.",
+        { limit_ms: deadlineMs },
+      );
+    case "died":
+      throw new Error(`the worker running '${tool.name}' died: ${reply.reason}`);
+    default:
+      throw new Error(`unexpected worker reply '${reply.kind}'`);
+  }
+}

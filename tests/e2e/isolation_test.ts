@@ -1,0 +1,123 @@
+// A SMARTS search that would run for hours, sent to the real server process (stdio and HTTP): it is stopped at
+// its deadline with COMPUTATION_TIMEOUT while the same process goes on answering other requests, and the next
+// search works. Runs against every artefact (source, npm package, single executable), so the worker entry of
+// each is exercised.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { LineClient, startServer } from "../helpers/process.ts";
+import { initialize, modern, request } from "../helpers/protocol.ts";
+import { mcpHeaders, post, rawRequest, startHttpServer } from "../helpers/http.ts";
+
+/** Perhydro-polyacene: 90 fused cyclohexane rings, 362 carbons, a bipartite graph (no odd rings). */
+function ladder(rings: number): string {
+  const label = (k: number) => (k < 10 ? String(k) : `%${k}`);
+  let smiles = "C1CCC2";
+  for (let k = 3; k <= rings; k++) smiles += "CC" + label(k);
+  smiles += "CCCCC" + label(rings);
+  for (let k = rings - 1; k >= 2; k--) smiles += "CC" + label(k);
+  return smiles + "C1";
+}
+
+const MOLECULE = ladder(90);
+// A 51-membered ring of wildcard atoms: odd, so it never matches, and RDKit's matcher walks every path first.
+const RUNAWAY = "*1" + "~*".repeat(49) + "~*1";
+
+function structured(response: Record<string, unknown>): Record<string, unknown> {
+  return (response.result as { structuredContent: Record<string, unknown> }).structuredContent;
+}
+
+test("stdio: a runaway SMARTS search stops at timeout_seconds while other requests are answered", async () => {
+  const client = new LineClient(startServer());
+  const slow = client.request(
+    modern("tools/call", {
+      name: "smarts_match",
+      arguments: { smiles: MOLECULE, smarts: RUNAWAY, timeout_seconds: 1 },
+    }),
+  );
+  const quick = await client.request(
+    modern("tools/call", { name: "canonical_smiles", arguments: { smiles: "OCC" } }),
+  );
+  assert.equal(structured(quick).canonical_smiles, "CCO");
+  const stopped = await slow;
+  const result = stopped.result as { isError: boolean };
+  assert.equal(result.isError, true);
+  const error = structured(stopped).error as { code: string; details: { limit_ms: number } };
+  assert.equal(error.code, "COMPUTATION_TIMEOUT");
+  assert.equal(error.details.limit_ms, 1000);
+  // The quick answer went out first: the main thread never waited on the search.
+  const order = client.received.map((m) => m.id);
+  assert.ok(order.indexOf(quick.id) < order.indexOf(stopped.id), JSON.stringify(order));
+  // A fresh worker serves the next search on the same molecule.
+  const next = await client.request(
+    modern("tools/call", {
+      name: "smarts_match",
+      arguments: { smiles: MOLECULE, smarts: "[CH2][CH]([CH2])[CH2]" },
+    }),
+  );
+  assert.equal(structured(next).matched, false);
+  assert.equal(await client.close(), 0);
+  assert.deepEqual(client.garbage, []);
+});
+
+test("stdio, legacy dialect: the stopped search is a -32000 tool failure with the code", async () => {
+  const client = new LineClient(startServer());
+  await client.request(initialize());
+  client.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized", params: {} })}\n`);
+  const reply = await client.request(
+    request("tools/call", {
+      name: "smarts_match",
+      arguments: { smiles: MOLECULE, smarts: RUNAWAY, timeout_seconds: 1 },
+    }),
+  );
+  const error = reply.error as { code: number; data: { code: string } };
+  assert.equal(error.code, -32000);
+  assert.equal(error.data.code, "COMPUTATION_TIMEOUT");
+  assert.equal(await client.close(), 0);
+});
+
+test("stdio: stdin closed during an isolated call still gets its answer before exit 0", async () => {
+  const client = new LineClient(startServer());
+  const call = modern("tools/call", {
+    name: "smarts_match",
+    arguments: { smiles: MOLECULE, smarts: RUNAWAY, timeout_seconds: 1 },
+  });
+  const answer = client.waitFor(JSON.stringify(call.id));
+  client.write(`${JSON.stringify(call)}\n`);
+  const code = await client.close();
+  assert.equal(code, 0);
+  assert.equal((structured(await answer).error as { code: string }).code, "COMPUTATION_TIMEOUT");
+});
+
+test("http: a runaway search answers 200 with COMPUTATION_TIMEOUT; a request sent meanwhile is served first", async () => {
+  const server = await startHttpServer();
+  try {
+    const body = JSON.stringify(
+      modern("tools/call", {
+        name: "smarts_match",
+        arguments: { smiles: MOLECULE, smarts: RUNAWAY, timeout_seconds: 1 },
+      }),
+    );
+    const finished: string[] = [];
+    const slow = rawRequest(server.port, post(body, mcpHeaders("tools/call", "smarts_match"))).then((r) => {
+      finished.push("slow");
+      return r;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const quickBody = JSON.stringify(
+      modern("tools/call", { name: "canonical_smiles", arguments: { smiles: "OCC" } }),
+    );
+    const quick = await rawRequest(
+      server.port,
+      post(quickBody, mcpHeaders("tools/call", "canonical_smiles")),
+    );
+    finished.push("quick");
+    assert.equal(quick.status, 200);
+    const stopped = await slow;
+    assert.equal(stopped.status, 200);
+    const parsed = JSON.parse(stopped.body) as Record<string, unknown>;
+    assert.equal((structured(parsed).error as { code: string }).code, "COMPUTATION_TIMEOUT");
+    assert.deepEqual(finished, ["quick", "slow"]);
+  } finally {
+    await server.stop();
+  }
+});
