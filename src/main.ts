@@ -27,8 +27,11 @@ export interface Platform {
   readonly stdout: (text: string) => Promise<void>;
   /** The RDKit WebAssembly bytes or module. */
   readonly loadWasm: () => Promise<BufferSource | WebAssembly.Module>;
-  /** Reads stdin to its end, handing each chunk to `onChunk`. */
-  readonly readStdin: (onChunk: (chunk: Uint8Array) => void) => Promise<void>;
+  /**
+   * Reads stdin to its end, handing each chunk to `onChunk`; when that returns a promise, reads nothing more
+   * until it resolves (backpressure from a saturated connection).
+   */
+  readonly readStdin: (onChunk: (chunk: Uint8Array) => Promise<void> | undefined) => Promise<void>;
   /** The process environment. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Starts a worker running the tool-worker entry of this runtime (absent: every tool runs in place). */

@@ -22,7 +22,10 @@ export const denoPlatform: Platform = {
   loadWasm: () => Promise.resolve(rdkitWasm),
   env: Deno.env.toObject(),
   readStdin: async (onChunk) => {
-    for await (const chunk of Deno.stdin.readable) onChunk(chunk);
+    for await (const chunk of Deno.stdin.readable) {
+      const busy = onChunk(chunk);
+      if (busy) await busy;
+    }
   },
   listen: listenDeno,
   spawnToolWorker,

@@ -44,7 +44,12 @@ export const nodePlatform: Platform = {
   env: process.env,
   readStdin: (onChunk) =>
     new Promise((resolve, reject) => {
-      process.stdin.on("data", (chunk: Buffer) => onChunk(chunk));
+      process.stdin.on("data", (chunk: Buffer) => {
+        const busy = onChunk(chunk);
+        if (!busy) return;
+        process.stdin.pause();
+        void busy.then(() => process.stdin.resume());
+      });
       process.stdin.on("end", resolve);
       process.stdin.on("error", reject);
     }),

@@ -1,7 +1,9 @@
 /**
  * The stdio transport without I/O: bytes from stdin go in through {@link StdioSession.push}, response lines come
  * out through the `write` callback. Requests are served concurrently and answered as they finish; writes are
- * serialised so lines never interleave.
+ * serialised so lines never interleave. When too many requests are being served, or too many answers wait for a
+ * client that does not read them, `push` returns a promise and the runtime stops reading stdin until it
+ * resolves, so memory stays bounded whatever the client sends.
  *
  * @module
  */
@@ -14,38 +16,69 @@ import { type LineEvent, LineSplitter } from "./lines.ts";
 /** Writes one or more complete lines (each already ends in `\n`). */
 export type LineWriter = (line: string) => void | Promise<void>;
 
+/** Limits of one stdio connection. */
+export interface StdioLimits {
+  /** Largest accepted line, bytes (1 MiB). */
+  readonly maxBytes: number;
+  /** Requests served at once before reading pauses. */
+  readonly maxInFlight: number;
+  /** Answer text queued for a slow reader before reading pauses, UTF-16 code units. */
+  readonly maxQueued: number;
+}
+
+/** The defaults: the spec's 1 MiB message limit, 256 requests in flight, 8 Mi characters of queued answers. */
+export const STDIO_LIMITS: StdioLimits = {
+  maxBytes: MAX_REQUEST_BYTES,
+  maxInFlight: 256,
+  maxQueued: 8 * 1024 * 1024,
+};
+
 /**
  * One stdio connection.
  *
  * @example
  * ```ts
  * const session = new StdioSession(server.connect(), (line) => process.stdout.write(line));
- * process.stdin.on("data", (chunk) => session.push(chunk));
+ * process.stdin.on("data", (chunk) => {
+ *   const busy = session.push(chunk);
+ *   if (!busy) return;
+ *   process.stdin.pause();
+ *   busy.then(() => process.stdin.resume());
+ * });
  * process.stdin.on("end", () => session.end().then(() => process.exit(0)));
  * ```
  */
 export class StdioSession {
   readonly #connection: Connection;
   readonly #write: LineWriter;
+  readonly #limits: StdioLimits;
   readonly #splitter: LineSplitter;
   readonly #inFlight = new Set<Promise<void>>();
   #pending: string[] = [];
+  #queued = 0;
   #flushing: Promise<void> | undefined;
+  #resume: (() => void) | undefined;
 
   /**
    * @param connection Protocol connection (holds the dialect pin).
    * @param write Sink for response lines.
-   * @param maxBytes Largest accepted line (1 MiB by default).
+   * @param limits Line size and backpressure limits ({@link STDIO_LIMITS} by default).
    */
-  constructor(connection: Connection, write: LineWriter, maxBytes: number = MAX_REQUEST_BYTES) {
+  constructor(connection: Connection, write: LineWriter, limits: StdioLimits = STDIO_LIMITS) {
     this.#connection = connection;
     this.#write = write;
-    this.#splitter = new LineSplitter(maxBytes);
+    this.#limits = limits;
+    this.#splitter = new LineSplitter(limits.maxBytes);
   }
 
-  /** Feeds bytes read from stdin. */
-  push(chunk: Uint8Array): void {
+  /**
+   * Feeds bytes read from stdin. Returns a promise when the connection is saturated: read nothing more until it
+   * resolves.
+   */
+  push(chunk: Uint8Array): Promise<void> | undefined {
     for (const event of this.#splitter.push(chunk)) this.#dispatch(event);
+    if (!this.#saturated()) return undefined;
+    return new Promise((resolve) => (this.#resume = resolve));
   }
 
   /** Stdin closed: serve the last unterminated line, wait for every answer, then resolve. */
@@ -69,14 +102,29 @@ export class StdioSession {
       case "line": {
         const job = this.#connection.handle(event.text).then((reply) => reply && this.#send(reply));
         this.#inFlight.add(job);
-        void job.finally(() => this.#inFlight.delete(job));
+        void job.finally(() => {
+          this.#inFlight.delete(job);
+          this.#wake();
+        });
       }
     }
   }
 
   #send(reply: Reply): void {
     this.#pending.push(`${reply.text}\n`);
+    this.#queued += reply.text.length + 1;
     this.#flushing ??= this.#flush();
+  }
+
+  #saturated(): boolean {
+    return this.#inFlight.size >= this.#limits.maxInFlight || this.#queued >= this.#limits.maxQueued;
+  }
+
+  #wake(): void {
+    if (!this.#resume || this.#saturated()) return;
+    const resume = this.#resume;
+    this.#resume = undefined;
+    resume();
   }
 
   /** Writes every queued line, coalescing lines that pile up during a write into one write. */
@@ -85,6 +133,8 @@ export class StdioSession {
       const batch = this.#pending.join("");
       this.#pending = [];
       await this.#write(batch);
+      this.#queued -= batch.length;
+      this.#wake();
     }
     this.#flushing = undefined;
   }

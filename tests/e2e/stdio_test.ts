@@ -149,3 +149,29 @@ test("stdio: a final request without a trailing newline is still answered before
   const reply = JSON.parse(r.stdout) as { result: { serverInfo: { name: string } } };
   assert.equal(reply.result.serverInfo.name, "chem-mcp");
 });
+
+test("stdio: a client that does not read its answers makes the server stop reading, and loses nothing", async () => {
+  const child = startServer();
+  child.stdout.pause();
+  const line = `${JSON.stringify(modern("tools/list"))}\n`; // each answer is about 90 KB
+  const count = 2000;
+  child.stdin.write(line.repeat(count));
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // The server took in only what its queue of unread answers allows; the rest still waits in our stdin buffer.
+  assert.ok(child.stdin.writableLength > line.length * 1000, `${child.stdin.writableLength} bytes unsent`);
+  let received = 0;
+  let tail = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    const text = tail + chunk;
+    const parts = text.split("\n");
+    tail = parts.pop()!;
+    received += parts.length;
+  });
+  child.stdout.resume();
+  const code = await new Promise<number | null>((resolve) => {
+    child.on("close", resolve);
+    child.stdin.end();
+  });
+  assert.equal(code, 0);
+  assert.equal(received, count);
+});

@@ -6,6 +6,9 @@ import { concatBytes, readAtMost } from "../../src/bytes.ts";
 import { LineSplitter } from "../../src/transport/lines.ts";
 import { RequestReader, serializeResponse } from "../../src/transport/h1.ts";
 import { seededRandom } from "../helpers/random.ts";
+import { StdioSession } from "../../src/transport/stdio.ts";
+import { createServer } from "../../src/server.ts";
+import { MODERN_META } from "../helpers/protocol.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const dec = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -141,4 +144,40 @@ test("LineSplitter never throws on random bytes and never returns a line over it
       if (event.kind === "line") assert.ok(enc(event.text).length <= 32);
     }
   }
+});
+
+test("StdioSession stops taking input while answers wait for a client that does not read, then resumes", async () => {
+  let release: () => void = () => {};
+  const written: string[] = [];
+  const write = (text: string) =>
+    new Promise<void>((resolve) => {
+      written.push(text);
+      release = resolve;
+    });
+  const session = new StdioSession(createServer().connect(), write, {
+    maxBytes: 1 << 20,
+    maxInFlight: 4,
+    maxQueued: 100_000,
+  });
+  const meta = JSON.stringify(MODERN_META);
+  const lines = Array.from(
+    { length: 10 },
+    (_, i) => `{"jsonrpc":"2.0","id":${i},"method":"tools/list","params":{"_meta":${meta}}}\n`,
+  );
+  const busy = session.push(enc(lines.join("")));
+  assert.ok(busy, "ten requests at once exceed four in flight");
+  let resumed = false;
+  void busy.then(() => (resumed = true));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  // Every request has been answered, but the first write has not finished: the answers are queued.
+  assert.equal(resumed, false, "still saturated: over 100,000 characters wait for the reader");
+  while (!resumed) {
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  release();
+  await session.end();
+  const answers = written.join("").split("\n").filter((l) => l.length > 0);
+  assert.equal(answers.length, 10);
+  assert.equal(session.push(enc("")), undefined, "an idle session takes input at once");
 });
