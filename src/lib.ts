@@ -7,10 +7,20 @@ export { createServer, INSTRUCTIONS, toolRegistry } from "./server.ts";
 export { Connection, McpServer, type Reply, type ServerInfo, type ServerOptions } from "./protocol/server.ts";
 export { type ToolDescriptor, ToolRegistry, TOOLS } from "./tools/registry.ts";
 export { defineTool, type Tool } from "./tools/tool.ts";
+export {
+  IsolatedRunner,
+  type IsolatedRunnerOptions,
+  serveToolWorker,
+  type SpawnWorker,
+  type WorkerEndpoint,
+  type WorkerHandle,
+  type WorkerReply,
+  type WorkerRequest,
+} from "./tools/isolation.ts";
 export { ChemError, type ChemErrorCode, ChemMcpError, ProtocolError } from "./errors.ts";
 export { loadRDKit, rdkit, withMol } from "./chem/rdkit.ts";
 export { canonicalSmiles, summarize } from "./chem/identity.ts";
 export { ecfp4, tanimoto } from "./chem/fingerprint.ts";
 export { smartsMatch } from "./chem/substructure.ts";
-export { StdioSession } from "./transport/stdio.ts";
+export { STDIO_LIMITS, type StdioLimits, StdioSession } from "./transport/stdio.ts";
 export { SERVER_NAME, VERSION } from "./version.ts";
