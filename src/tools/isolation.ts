@@ -161,8 +161,9 @@ export class IsolatedRunner {
     );
     slot.settle = undefined;
     slot.handle.hold(false);
-    if (reply.kind === "timeout" || reply.kind === "died") this.#discard(slot);
-    else this.#release(slot);
+    // After a timeout, a death or an exception (possibly a WebAssembly trap) the worker's RDKit is not trusted.
+    if (reply.kind === "result" || reply.kind === "chem_error") this.#release(slot);
+    else this.#discard(slot);
     return unwrap(tool, reply, deadlineMs);
   }
 
@@ -257,6 +258,8 @@ function unwrap(
       );
     case "died":
       throw new Error(`the worker running '${tool.name}' died: ${reply.reason}`);
+    case "failure":
+      throw new Error(`'${tool.name}' threw in its worker: ${reply.message}`);
     default:
       throw new Error(`unexpected worker reply '${reply.kind}'`);
   }

@@ -14,7 +14,12 @@ import { defineTool, type Tool } from "../../src/tools/tool.ts";
 import { ChemError } from "../../src/errors.ts";
 
 /** What the fake worker does with a call: answer after `ms`, throw, hang, or die. */
-type Behaviour = { ms: number; value: unknown } | { chem: string } | { hang: true } | { die: string };
+type Behaviour =
+  | { ms: number; value: unknown }
+  | { chem: string }
+  | { fail: string }
+  | { hang: true }
+  | { die: string };
 
 function fakeTool(name: string, isolated: boolean): Tool {
   return defineTool({
@@ -71,6 +76,8 @@ class FakeWorkers {
               ),
             1,
           );
+        } else if ("fail" in behaviour) {
+          setTimeout(() => done(() => onMessage({ kind: "failure", message: behaviour.fail })), 1);
         } else if ("die" in behaviour) setTimeout(() => done(() => onFailure(behaviour.die)), 1);
         // A hanging call never answers; terminate() is the only way out.
       },
@@ -140,6 +147,19 @@ test("a worker that dies mid-call fails that call only; a fresh worker serves th
     (e) => e instanceof Error && !(e instanceof ChemError) && /unreachable/.test(e.message),
   );
   assert.deepEqual(await runner.run(isolated, { behaviour: { ms: 1, value: { ok: 1 } } }), { ok: 1 });
+  assert.equal(workers.spawned, 2);
+});
+
+test("an exception in the worker fails the call and retires the worker (its RDKit may be broken)", async () => {
+  const workers = new FakeWorkers();
+  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 1 });
+  await assert.rejects(
+    runner.run(isolated, { behaviour: { fail: "RuntimeError: unreachable at get_smiles" } }),
+    (e) =>
+      e instanceof Error && !(e instanceof ChemError) && /threw in its worker: RuntimeError/.test(e.message),
+  );
+  assert.equal(workers.terminated, 1);
+  assert.deepEqual(await runner.run(isolated, { behaviour: { ms: 1, value: { ok: 2 } } }), { ok: 2 });
   assert.equal(workers.spawned, 2);
 });
 
