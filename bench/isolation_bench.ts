@@ -12,6 +12,7 @@ import { smartsMatchTool } from "../src/tools/smarts_match.ts";
 import { denoPlatform } from "../src/runtime/deno.ts";
 import type { Tool } from "../src/tools/tool.ts";
 import { loadPrevious } from "./previous.ts";
+import { RUNAWAY_MOLECULE, RUNAWAY_SMARTS } from "../tests/data/runaway.ts";
 
 const N = 2000;
 const wasm = await WebAssembly.compile(readFileSync(RDKIT_WASM_PATH));
@@ -46,19 +47,11 @@ const rows: [string, number][] = [
   ["worker pool, 64 at once", await rate(() => runner.run(tool, args), 64)],
 ];
 
-const ring = (n: number) => {
-  const label = (k: number) => (k < 10 ? String(k) : `%${k}`);
-  let s = "C1CCC2";
-  for (let k = 3; k <= n; k++) s += "CC" + label(k);
-  s += "CCCCC" + label(n);
-  for (let k = n - 1; k >= 2; k--) s += "CC" + label(k);
-  return s + "C1";
-};
 const stopStart = performance.now();
 await runner.run(tool, {
   ...args,
-  smiles: ring(90),
-  smarts: "*1" + "~*".repeat(49) + "~*1",
+  smiles: RUNAWAY_MOLECULE,
+  smarts: RUNAWAY_SMARTS,
   timeout_seconds: 1,
 })
   .catch(() => {});

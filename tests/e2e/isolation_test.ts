@@ -7,20 +7,10 @@ import assert from "node:assert/strict";
 import { LineClient, startServer } from "../helpers/process.ts";
 import { initialize, modern, request } from "../helpers/protocol.ts";
 import { mcpHeaders, post, rawRequest, startHttpServer } from "../helpers/http.ts";
+import { RUNAWAY_MOLECULE, RUNAWAY_SMARTS } from "../data/runaway.ts";
 
-/** Perhydro-polyacene: 90 fused cyclohexane rings, 362 carbons, a bipartite graph (no odd rings). */
-function ladder(rings: number): string {
-  const label = (k: number) => (k < 10 ? String(k) : `%${k}`);
-  let smiles = "C1CCC2";
-  for (let k = 3; k <= rings; k++) smiles += "CC" + label(k);
-  smiles += "CCCCC" + label(rings);
-  for (let k = rings - 1; k >= 2; k--) smiles += "CC" + label(k);
-  return smiles + "C1";
-}
-
-const MOLECULE = ladder(90);
-// A 51-membered ring of wildcard atoms: odd, so it never matches, and RDKit's matcher walks every path first.
-const RUNAWAY = "*1" + "~*".repeat(49) + "~*1";
+const MOLECULE = RUNAWAY_MOLECULE;
+const RUNAWAY = RUNAWAY_SMARTS;
 
 function structured(response: Record<string, unknown>): Record<string, unknown> {
   return (response.result as { structuredContent: Record<string, unknown> }).structuredContent;

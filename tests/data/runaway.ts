@@ -1,0 +1,30 @@
+/**
+ * An input that makes RDKit's substructure search run for hours: a large odd ring of wildcard atoms searched in
+ * a big polycyclic alkane. Used by the tests and the bench of the tool-worker deadline.
+ *
+ * @module
+ */
+
+/**
+ * SMILES of the perhydro-polyacene with `rings` linearly fused cyclohexane rings (4 × rings + 2 carbons): a
+ * bipartite graph, so it has no odd ring at all.
+ *
+ * @example
+ * ```ts
+ * perhydroPolyacene(2); // "C1CCC2CCCCC2C1", decalin
+ * ```
+ */
+export function perhydroPolyacene(rings: number): string {
+  const label = (k: number) => (k < 10 ? String(k) : `%${k}`);
+  let smiles = "C1CCC2";
+  for (let k = 3; k <= rings; k++) smiles += "CC" + label(k);
+  smiles += "CCCCC" + label(rings);
+  for (let k = rings - 1; k >= 2; k--) smiles += "CC" + label(k);
+  return smiles + "C1";
+}
+
+/** 90 fused rings, 362 carbons. */
+export const RUNAWAY_MOLECULE: string = perhydroPolyacene(90);
+
+/** A 51-membered ring of wildcard atoms: odd, so it never matches, and the matcher walks every path first. */
+export const RUNAWAY_SMARTS: string = "*1" + "~*".repeat(49) + "~*1";
