@@ -1,10 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../helpers/process.ts";
 import { renderToolsDoc } from "../../scripts/tools_doc.ts";
 import { toolRegistry } from "../../src/server.ts";
+import { TOOLS } from "../../src/tools/registry.ts";
 import { VERSION } from "../../src/version.ts";
 
 test("docs/tools.md is generated from the current registry (run scripts/tools_doc.ts)", () => {
@@ -24,4 +25,27 @@ test("the version is the same in src/version.ts, deno.json and package.json", ()
   assert.equal(npm.version, VERSION);
   assert.equal(deno.name, "@chem/mcp");
   assert.equal(npm.name, "@chem/mcp");
+});
+
+test("docs/architecture.md names every source file (by path, or by its row for tools, chem and the web app)", () => {
+  const doc = readFileSync(join(ROOT, "docs/architecture.md"), "utf8");
+  const files = (dir: string): string[] =>
+    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? files(`${dir}/${entry.name}`) : [`${dir}/${entry.name}`]
+    );
+  const toolModules = new Set(TOOLS.map((tool) => tool.name));
+  const rows: [RegExp, string][] = [
+    [/^src\/chem\//, "`src/chem/*.ts`"],
+    [/^src\/webapp\//, "`src/webapp/`"],
+  ];
+  for (const row of [...rows.map(([, name]) => name), "`src/tools/<name>.ts`"]) {
+    assert.ok(doc.includes(row), `row ${row}`);
+  }
+  const unnamed = files("src").filter((path) => {
+    if (path.endsWith(".d.ts") || rows.some(([pattern]) => pattern.test(path))) return false;
+    const tool = /^src\/tools\/(\w+)\.ts$/.exec(path)?.[1];
+    if (tool && toolModules.has(tool)) return false;
+    return !doc.includes(`\`${path}\``);
+  });
+  assert.deepEqual(unnamed, []);
 });
