@@ -62,24 +62,29 @@ export const admetProfileTool = defineTool({
       }),
       v.description("Approximate ionisation class used by the hERG, PPB and clearance rules."),
     ),
-    endpoints: v.object({
-      bbb: endpointSchema("Blood–brain barrier permeation (BOILED-Egg yolk)."),
-      caco2: endpointSchema("Passive intestinal (Caco-2-like) permeability (Egan bounds)."),
-      herg: endpointSchema("hERG inhibition risk (Gleeson 4/400 + ionisation)."),
-      cyp3a4: endpointSchema("CYP3A4 inhibition likelihood (Gleeson 4/400)."),
-      ames: v.pipe(
-        v.object({
-          ...endpointFields,
-          toxicophores: v.pipe(
-            v.array(v.object({ name: v.string(), smarts: v.string() })),
-            v.description("Kazius 2005 toxicophores found, with the SMARTS that matched."),
-          ),
-        }),
-        v.description("Ames mutagenicity structural alerts (Kazius 2005)."),
+    endpoints: v.pipe(
+      v.object({
+        bbb: endpointSchema("Blood–brain barrier permeation (BOILED-Egg yolk)."),
+        caco2: endpointSchema("Passive intestinal (Caco-2-like) permeability (Egan bounds)."),
+        herg: endpointSchema("hERG inhibition risk (Gleeson 4/400 + ionisation)."),
+        cyp3a4: endpointSchema("CYP3A4 inhibition likelihood (Gleeson 4/400)."),
+        ames: v.pipe(
+          v.object({
+            ...endpointFields,
+            toxicophores: v.pipe(
+              v.array(v.object({ name: v.string(), smarts: v.string() })),
+              v.description("Kazius 2005 toxicophores found, with the SMARTS that matched."),
+            ),
+          }),
+          v.description("Ames mutagenicity structural alerts (Kazius 2005)."),
+        ),
+        ppb: endpointSchema("Plasma protein binding (Gleeson rule of thumb)."),
+        hepatic_clearance: endpointSchema("Predominant clearance route (ECCS)."),
+      }),
+      v.description(
+        "The seven estimates, each with its value, class, method, reference and the inputs it read.",
       ),
-      ppb: endpointSchema("Plasma protein binding (Gleeson rule of thumb)."),
-      hepatic_clearance: endpointSchema("Predominant clearance route (ECCS)."),
-    }),
+    ),
     heuristic: v.pipe(v.literal(true), v.description("Always true.")),
     disclaimer: v.pipe(v.string(), v.description("What these estimates are and are not.")),
   }),

@@ -71,17 +71,22 @@ export const calcPropertiesTool = defineTool({
       v.maxValue(1),
       v.description("QED, mean weights, 0–1 (4 decimals)."),
     ),
-    qed_details: v.object({
-      properties: qedRecord(
-        "QED inputs: MW (g/mol), ALOGP (Crippen), HBA (QED acceptor SMARTS), HBD (NumHBD), PSA (Å²), ROTB, " +
-          "AROM (rings after deleting aliphatic ring atoms with non-aromatic neighbours), ALERTS (count).",
+    qed_details: v.pipe(
+      v.object({
+        properties: qedRecord(
+          "QED inputs: MW (g/mol), ALOGP (Crippen), HBA (QED acceptor SMARTS), HBD (NumHBD), PSA (Å²), ROTB, " +
+            "AROM (rings after deleting aliphatic ring atoms with non-aromatic neighbours), ALERTS (count).",
+        ),
+        desirability: qedRecord("Desirability of each QED input, 0–1."),
+        alerts: v.pipe(
+          v.array(v.object({ index: v.number(), smarts: v.string() })),
+          v.description("QED structural alerts that matched: 1-based index in the paper's list and SMARTS."),
+        ),
+      }),
+      v.description(
+        "How QED was reached: its eight inputs, their desirabilities and the alerts that matched.",
       ),
-      desirability: qedRecord("Desirability of each QED input, 0–1."),
-      alerts: v.pipe(
-        v.array(v.object({ index: v.number(), smarts: v.string() })),
-        v.description("QED structural alerts that matched: 1-based index in the paper's list and SMARTS."),
-      ),
-    }),
+    ),
     method: v.pipe(v.string(), v.description("Definitions and references.")),
   }),
   // qed_details.qed duplicates qed; the output schema drops it.

@@ -85,7 +85,10 @@ export const generate3dTool = defineTool({
       v.description("DREIDING atom type of each atom in XYZ order (e.g. C_3, C_R, N_R, O_2, H_, H_HB)."),
     ),
     energy_kcal_mol: num("Final DREIDING energy, kcal/mol (4 decimals)."),
-    energy_terms_kcal_mol: terms,
+    energy_terms_kcal_mol: v.pipe(
+      terms,
+      v.description("The final energy split into DREIDING terms, kcal/mol."),
+    ),
     iterations: count("L-BFGS steps of the final unrestrained DREIDING minimisation."),
     setup_iterations: count("L-BFGS steps of the placement and restrained set-up stages."),
     converged: v.pipe(
@@ -93,10 +96,13 @@ export const generate3dTool = defineTool({
       v.description(`True when the RMS gradient fell below ${RMS_GRADIENT_TOLERANCE} kcal/mol/Å.`),
     ),
     rms_gradient: num("Final RMS of the Cartesian gradient components, kcal/mol/Å."),
-    stereo: v.object({
-      tetrahedral_centers: count("Tetrahedral stereocentres specified in the SMILES (all verified kept)."),
-      double_bonds: count("E/Z double bonds specified in the SMILES (all verified kept)."),
-    }),
+    stereo: v.pipe(
+      v.object({
+        tetrahedral_centers: count("Tetrahedral stereocentres specified in the SMILES (all verified kept)."),
+        double_bonds: count("E/Z double bonds specified in the SMILES (all verified kept)."),
+      }),
+      v.description("Stereo elements of the SMILES, each checked in the final geometry."),
+    ),
     force_field: v.pipe(v.literal("DREIDING"), v.description("Force field used for the minimisation.")),
     reference: v.pipe(v.string(), v.description("Citation of the force field.")),
     method: v.pipe(

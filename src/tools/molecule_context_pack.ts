@@ -52,14 +52,29 @@ export const moleculeContextPackTool = defineTool({
   output: v.object({
     smiles: givenSmiles,
     format: v.pipe(v.picklist(FORMATS), v.description("The format requested.")),
-    identifiers: identifiersSchema,
-    properties: calcPropertiesTool.output,
-    lipinski: lipinskiCheckTool.output,
-    sa_score: saScoreTool.output,
-    pains: painsCheckTool.output,
-    brenk: brenkCheckTool.output,
-    boiled_egg: boiledEggTool.output,
-    admet: admetProfileTool.output,
+    identifiers: v.pipe(identifiersSchema, v.description("Canonical SMILES, InChI, InChIKey and formula.")),
+    properties: v.pipe(
+      calcPropertiesTool.output,
+      v.description("calc_properties result: MW, exact mass, logP, TPSA, HBD/HBA, rotatable bonds, QED."),
+    ),
+    lipinski: v.pipe(
+      lipinskiCheckTool.output,
+      v.description("lipinski_check result: each rule, violations and verdict."),
+    ),
+    sa_score: v.pipe(
+      saScoreTool.output,
+      v.description("sa_score result: synthetic accessibility 1 (easy) to 10 (hard)."),
+    ),
+    pains: v.pipe(painsCheckTool.output, v.description("pains_check result: PAINS alerts that matched.")),
+    brenk: v.pipe(brenkCheckTool.output, v.description("brenk_check result: Brenk alerts that matched.")),
+    boiled_egg: v.pipe(
+      boiledEggTool.output,
+      v.description("boiled_egg result: GI absorption and BBB permeation."),
+    ),
+    admet: v.pipe(
+      admetProfileTool.output,
+      v.description("admet_profile result: seven heuristic ADMET estimates."),
+    ),
     moljson: MolJsonSchema,
     rendered: v.pipe(
       v.string(),

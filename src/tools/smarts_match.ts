@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { MAX_MATCHES_LIMIT, smartsMatch } from "../chem/substructure.ts";
-import { count, smilesArg } from "./common.ts";
+import { count, givenSmiles, smilesArg } from "./common.ts";
 import { defineTool } from "./tool.ts";
 
 /** Default wall-clock bound of one search, s. */
@@ -47,9 +47,9 @@ export const smartsMatchTool = defineTool({
     ),
   }),
   output: v.object({
-    smiles: v.string(),
-    smarts: v.string(),
-    matched: v.boolean(),
+    smiles: givenSmiles,
+    smarts: v.pipe(v.string(), v.description("The SMARTS as given.")),
+    matched: v.pipe(v.boolean(), v.description("True when the pattern occurs at least once.")),
     match_count: count("Unique matches found (a lower bound when truncated)."),
     matches: v.pipe(
       v.array(v.array(v.number())),

@@ -16,8 +16,8 @@ export const tanimotoTool = defineTool({
     smiles_b: smilesArg("Second molecule as SMILES."),
   }),
   output: v.object({
-    smiles_a: v.string(),
-    smiles_b: v.string(),
+    smiles_a: v.pipe(v.string(), v.description("The first SMILES as given.")),
+    smiles_b: v.pipe(v.string(), v.description("The second SMILES as given.")),
     similarity: v.pipe(v.number(), v.minValue(0), v.maxValue(1), v.description("Tanimoto coefficient, 0–1.")),
     common_bits: count("Bits set in both fingerprints."),
     bits_a: count("Bits set in the first fingerprint."),
