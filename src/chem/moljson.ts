@@ -106,7 +106,10 @@ const atomSchema = v.strictObject({
     0,
   ),
   aromatic: v.pipe(v.boolean(), v.description("True for an atom of an aromatic ring (RDKit aromaticity).")),
-  chirality: v.nullable(chiralitySchema),
+  chirality: v.pipe(
+    v.nullable(chiralitySchema),
+    v.description("Tetrahedral configuration, or null when the atom is not a specified stereocentre."),
+  ),
 });
 
 const bondStereoSchema = v.pipe(
@@ -131,7 +134,10 @@ const bondSchema = v.strictObject({
     v.picklist([1, 2, 3, 1.5]),
     v.description("1 single, 2 double, 3 triple, 1.5 aromatic (both atoms must be aromatic)."),
   ),
-  stereo: v.nullable(bondStereoSchema),
+  stereo: v.pipe(
+    v.nullable(bondStereoSchema),
+    v.description("Double-bond configuration, or null when unspecified (and on every other bond)."),
+  ),
 });
 
 /** Valibot schema of a MolJSON version 1 document (the single source of its JSON Schema). */

@@ -72,7 +72,10 @@ export const admetProfileTool = defineTool({
           v.object({
             ...endpointFields,
             toxicophores: v.pipe(
-              v.array(v.object({ name: v.string(), smarts: v.string() })),
+              v.array(v.object({
+                name: v.pipe(v.string(), v.description("Toxicophore name as in Kazius 2005.")),
+                smarts: v.pipe(v.string(), v.description("The SMARTS that matched.")),
+              })),
               v.description("Kazius 2005 toxicophores found, with the SMARTS that matched."),
             ),
           }),

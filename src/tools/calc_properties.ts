@@ -4,21 +4,24 @@ import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
 import { count, givenSmiles, num, smilesArg } from "./common.ts";
 import { defineTool } from "./tool.ts";
 
-/** One number per QED property. */
-const qedRecord = (what: string) =>
-  v.pipe(
+/** One number per QED property (Bickerton et al. 2012, Table 1): its value or, with `desirability`, its desirability. */
+const qedRecord = (what: string, desirability = false) => {
+  const field = (label: string) =>
+    v.pipe(v.number(), v.description(desirability ? `Desirability of the ${label}, 0–1.` : `The ${label}.`));
+  return v.pipe(
     v.object({
-      MW: v.number(),
-      ALOGP: v.number(),
-      HBA: v.number(),
-      HBD: v.number(),
-      PSA: v.number(),
-      ROTB: v.number(),
-      AROM: v.number(),
-      ALERTS: v.number(),
+      MW: field("molecular weight, g/mol"),
+      ALOGP: field("Crippen logP"),
+      HBA: field("H-bond acceptor count (QED's acceptor SMARTS)"),
+      HBD: field("H-bond donor count"),
+      PSA: field("polar surface area, Å²"),
+      ROTB: field("rotatable bond count"),
+      AROM: field("aromatic ring count"),
+      ALERTS: field("count of structural alerts matched"),
     }),
     v.description(what),
   );
+};
 
 /** Method text of calc_properties results. */
 export const CALC_PROPERTIES_METHOD =
@@ -77,9 +80,12 @@ export const calcPropertiesTool = defineTool({
           "QED inputs: MW (g/mol), ALOGP (Crippen), HBA (QED acceptor SMARTS), HBD (NumHBD), PSA (Å²), ROTB, " +
             "AROM (rings after deleting aliphatic ring atoms with non-aromatic neighbours), ALERTS (count).",
         ),
-        desirability: qedRecord("Desirability of each QED input, 0–1."),
+        desirability: qedRecord("Desirability of each QED input, 0–1.", true),
         alerts: v.pipe(
-          v.array(v.object({ index: v.number(), smarts: v.string() })),
+          v.array(v.object({
+            index: v.pipe(v.number(), v.description("1-based position in the QED alert list.")),
+            smarts: v.pipe(v.string(), v.description("The alert's SMARTS.")),
+          })),
           v.description("QED structural alerts that matched: 1-based index in the paper's list and SMARTS."),
         ),
       }),

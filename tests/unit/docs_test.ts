@@ -49,3 +49,27 @@ test("docs/architecture.md names every source file (by path, or by its row for t
   });
   assert.deepEqual(unnamed, []);
 });
+
+test("every property of every tool's inputSchema and outputSchema carries a description an LLM can read", () => {
+  type Schema = { [key: string]: unknown };
+  const missing: string[] = [];
+  const walk = (schema: unknown, path: string): void => {
+    if (!schema || typeof schema !== "object") return;
+    const s = schema as Schema;
+    for (const [key, child] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) {
+      if (typeof child.description !== "string" || child.description.length === 0) {
+        missing.push(`${path}.${key}`);
+      }
+      walk(child, `${path}.${key}`);
+    }
+    walk(s.items, `${path}[]`);
+    for (const branch of [s.anyOf, s.oneOf, s.allOf]) {
+      if (Array.isArray(branch)) { for (const part of branch) walk(part, path); }
+    }
+  };
+  for (const tool of toolRegistry().descriptors) {
+    walk(tool.inputSchema, `${tool.name} input`);
+    walk(tool.outputSchema, `${tool.name} output`);
+  }
+  assert.deepEqual(missing, []);
+});
