@@ -108,11 +108,16 @@ export interface IsolatedRunnerOptions {
   readonly startupMs?: number;
 }
 
+/** How one call in a worker ended: the worker's reply, the worker dying, or the deadline passing. */
+type CallOutcome = WorkerReply | { readonly kind: "died"; readonly reason: string } | {
+  readonly kind: "timeout";
+};
+
 interface Slot {
   readonly handle: WorkerHandle;
   readonly ready: Promise<void>;
   /** Settles the running call when the worker answers or dies. */
-  settle?: (reply: WorkerReply | { kind: "died"; reason: string }) => void;
+  settle?: (outcome: CallOutcome) => void;
   dead: boolean;
 }
 
@@ -148,7 +153,7 @@ export class IsolatedRunner {
       throw error;
     }
     const deadlineMs = tool.isolation.deadlineMs(args);
-    const reply = await new Promise<WorkerReply | { kind: "died"; reason: string } | { kind: "timeout" }>(
+    const reply = await new Promise<CallOutcome>(
       (resolve) => {
         const timer = setTimeout(() => resolve({ kind: "timeout" }), deadlineMs);
         slot.settle = (outcome) => {
@@ -241,7 +246,7 @@ export class IsolatedRunner {
 
 function unwrap(
   tool: Tool,
-  reply: WorkerReply | { kind: "died"; reason: string } | { kind: "timeout" },
+  reply: CallOutcome,
   deadlineMs: number,
 ): unknown {
   switch (reply.kind) {
