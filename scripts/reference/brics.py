@@ -14,13 +14,14 @@ hydrogens are removed, RDKit's default aromaticity), the fixture records
     list, and so inverts a tetrahedral centre on the cut bond when the removed bond was not in a position an even
     permutation can absorb; FragmentOnBonds keeps the configuration. Recorded so the test can tell that case apart.
 
-Output: tests/data/reference/brics.json, one molecule per line. Run: /usr/bin/python3 scripts/reference/brics.py
-(needs `apt-get install -y python3-rdkit`).
+Output: tests/data/reference/brics.json, laid out by `deno fmt`. Run from the repository after `npm ci`:
+/usr/bin/python3 scripts/reference/brics.py (needs `apt-get install -y python3-rdkit`).
 """
 import datetime
 import json
 import os
 import re
+import subprocess
 import sys
 
 from rdkit import Chem, RDLogger, rdBase
@@ -98,6 +99,8 @@ def main():
         handle.write('{"provenance": ' + json.dumps(provenance) + ',\n"molecules": [\n')
         handle.write(",\n".join(json.dumps(e, separators=(",", ":")) for e in entries))
         handle.write("\n]}\n")
+    # The repository's formatter owns the layout of every JSON file (`deno fmt --check` runs in CI).
+    subprocess.run(["npx", "deno", "fmt", "--quiet", OUT], cwd=ROOT, check=True)
     bonds = sum(len(e.get("bonds", [])) for e in entries)
     kept = sum(len(e.get("kept", {})) for e in entries)
     print(f"{len(entries)} molecules, {bonds} BRICS bonds ({kept} with a centre kept) -> {os.path.normpath(OUT)}",

@@ -383,7 +383,7 @@ export interface BricsFragment {
 
 /** One disconnection. */
 export interface BricsDisconnection extends BricsBond {
-  /** "L1", "L2", … for environments[0] and [1]. */
+  /** "L1" … "L16" for environments[0] and [1] (L7a and L7b are both "L7"). */
   labels: [string, string];
   /** Fragment with atoms[0] (dummy labelled environments[0]) and fragment with atoms[1]. */
   fragments: [BricsFragment, BricsFragment];
@@ -411,7 +411,7 @@ export type FragmentScorer = (smiles: string) => number;
  * @example
  * ```ts
  * const r = bricsDisconnections("CC(=O)NC", (s) => s.length);
- * r.disconnections[0].fragments.map((f) => f.smiles); // ["[1*]C(C)=O", "[2*]NC"]
+ * r.disconnections[0].fragments.map((f) => f.smiles); // ["[1*]C(C)=O", "[5*]NC"]
  * ```
  */
 export function bricsDisconnections(smiles: string, scorer: FragmentScorer): BricsResult {

@@ -116,7 +116,7 @@ export const retrosynthesisSuite: ComparisonSuite = {
   run() {
     const { compared: rows, refused } = compareAll();
     const unparsed = `${refused.length} molecules not compared: RDKit 2026.09 refuses their SMILES (` +
-      `${refused.map((r) => r.id).join(", ")}: six-coordinate Si, P or Al written without charges, which ` +
+      `${refused.map((r) => r.id).join(", ")}: six-coordinate Si, P and Al with neutral centres, which ` +
       "RDKit 2022.09's valence table accepted)";
     const bondsDiffer = (r: BricsAgreement) => !sameList(r.oursBonds, r.rdkitBonds);
     const fragmentsDiffer = (r: BricsAgreement) => r.fragmentMismatches.length > 0;

@@ -31,7 +31,7 @@ test("retrosynthesis cuts RDKit's BRICS bonds with RDKit's labels and fragments 
 
 test("only the three molecules RDKit 2026.09 cannot parse are left out; stereo-kept cuts are named", () => {
   const { compared, refused } = compareAll();
-  // Hypervalent SiF6, PF6 and an Al(acac)3-like complex without charges: RDKit 2026's valence rules refuse them.
+  // SiF6, PF6 and an Al(acac)3-like complex with neutral six-coordinate centres: RDKit 2026 refuses them.
   assert.deepEqual(refused.map((r) => r.id), ["NCI-3402", "NCI-4650", "NCI-4844"]);
   const kept = compared.filter((r) => r.keptCentres > 0).map((r) => r.id);
   assert.ok(kept.includes("drug:(S)-naproxen") && kept.includes("drug:captopril"), kept.join(" "));
