@@ -132,6 +132,20 @@ test("RDKit's additions to the paper: L16-L16, L14-L14, L9-L14, L9-L13 and the L
   assert.deepEqual(bricsBonds("CC=CC"), [{ bond_index: 1, atoms: [1, 2], environments: [7, 7], order: 2 }]);
 });
 
+test("a bond one pair fits both ways: the lower atom index takes the pair's first environment, as in RDKit", () => {
+  // Two decahydroquinoline ring-junction carbons joined: each is L13 (next to ring N) and L15, so L13-L15 fits
+  // either way round; RDKit's uniquified match keeps the orientation with the lower index first.
+  for (
+    const [smiles, expected] of [
+      ["N1CCCC2CCCCC21C12CCCCC2CCCN1", [9, 10, 13, 15]],
+      ["C12(CCCCC2CCCN1)C12CCCCC2CCCN1", [0, 10, 13, 15]],
+      ["C1CCCC2CCNC12C12CCCCC2CCCN1", [8, 9, 13, 15]],
+    ] as const
+  ) {
+    assert.deepEqual(bricsBonds(smiles).map((b) => [...b.atoms, ...b.environments]), [expected], smiles);
+  }
+});
+
 test("bonds BRICS does not cut: ring bonds, a quaternary ring carbon's methyls, N-methyl azoles", () => {
   assert.deepEqual(cuts("O=C1NCCC1"), []);
   assert.deepEqual(cuts("CC1(C)CCCCC1"), []);
