@@ -1,17 +1,15 @@
 /**
- * One-step BRICS disconnection: every bond that BRICS (Degen, Wegscheid-Gerlach, Zaliani & Rarey, "On the Art
- * of Compiling and Using 'Drug-Like' Chemical Fragment Spaces", ChemMedChem 2008, 3, 1503–1507,
- * doi:10.1002/cmdc.200800178) would break is cut on its own, giving two fragments whose attachment points are
- * dummy atoms labelled with the link-environment number ([1*] … [16*]), as BRICS writes them.
+ * One-step BRICS disconnection as RDKit defines BRICS: every bond that RDKit's `BRICS.FindBRICSBonds` would
+ * break is cut on its own, giving the two fragments RDKit's `BRICS.BreakBRICSBonds` gives for that one bond,
+ * with dummy atoms labelled by environment number ([1*] … [16*]).
  *
- * The 16 link environments and their allowed pairings are the paper's (its Figure 1), written here as our own
- * SMARTS from the paper's chemical descriptions. Where RDKit's BRICS module (rdkit/Chem/BRICS.py, BSD) later
- * departed from the paper — it merged L2 into L5 and added the pairings L9–L13, L9–L14, L14–L14 and L16–L16 —
- * this module keeps the paper's version. Only acyclic single bonds are cut; the paper's L7–L7 olefin
- * (double-bond) disconnection is listed but not applied.
- *
- * Two rules of this implementation, applied uniformly: a link atom must carry a heavy-atom substituent besides
- * the bond being cut (so no fragment is a lone OH, NH2, SH or CH3), and link atoms are uncharged.
+ * BRICS is Degen, Wegscheid-Gerlach, Zaliani & Rarey, "On the Art of Compiling and Using 'Drug-Like' Chemical
+ * Fragment Spaces", ChemMedChem 2008, 3, 1503–1507, doi:10.1002/cmdc.200800178. The rule tables below
+ * (environment SMARTS and allowed pairs, in RDKit's order) are data taken from RDKit's implementation,
+ * `rdkit/Chem/BRICS.py` of RDKit 2022.09.3 (Copyright (c) 2009 Novartis Institutes for BioMedical Research,
+ * BSD-3-Clause, `LICENSES/RDKit-BSD-3-Clause.txt`), which departs from the paper: L2 is merged into a general
+ * amine L5, and L9–L13, L9–L14, L14–L14, L16–L16 and the L7=L7 olefin cut are added. How they were converted:
+ * `docs/data/brics.md`. The matching below is this project's own code.
  *
  * @module
  */
@@ -21,158 +19,132 @@ import { type Mol, rdkit, withMol } from "./rdkit.ts";
 /** Largest molecule accepted (heavy atoms). */
 export const BRICS_MAX_HEAVY_ATOMS = 150;
 
-/** One BRICS link environment. */
+/** One BRICS link environment, as RDKit's `environs` table defines it. */
 export interface BricsEnvironment {
-  /** Environment number, 1–16 (the dummy-atom label). */
+  /** RDKit's name: "L1" … "L16", with sub-environments "L7a"/"L7b" (the two ends of the olefin link). */
+  readonly name: string;
+  /** Environment number, 1–16: the dummy-atom label of an atom cut in this environment. */
   readonly id: number;
-  /** "L1" … "L16". */
-  readonly label: string;
-  /** What the link atom is, in words. */
+  /** What the SMARTS matches, in words. */
   readonly description: string;
-  /** Single-atom SMARTS of the link atom (our own formulation of the paper's definition). */
+  /** RDKit's SMARTS; its first atom is the link atom, the rest is the context it needs. */
   readonly smarts: string;
 }
 
-// Recurring SMARTS pieces: an acyclic carbonyl carbon with a C/N/O substituent, and the lactam ring N.
-const CARBONYL = "[C;!R;D3;+0;$(C(=O)(-[#6,#7,#8])-[#6,#7,#8])]";
-const LACTAM_N = "$([N;R]@[C;R]=O)";
+const env = (name: string, smarts: string, description: string): BricsEnvironment => ({
+  name,
+  id: Number(name.replace(/\D/g, "")),
+  description,
+  smarts,
+});
 
 /**
- * The 16 link environments of Degen et al. 2008 (Figure 1), as single-atom SMARTS. Ring carbons are split into
- * "next to a ring heteroatom" (L13, L14) and "carbocyclic" (L15, L16) so that each atom has one ring type.
+ * RDKit's BRICS environments (`environs` in rdkit/Chem/BRICS.py, RDKit 2022.09.3), SMARTS verbatim. RDKit's
+ * table also holds `L14b` and `L16b` (copies of L14 and L16) and `#L8` (a disabled variant); no pair uses them,
+ * so they are left out.
  */
 export const BRICS_ENVIRONMENTS: readonly BricsEnvironment[] = [
-  {
-    id: 1,
-    label: "L1",
-    description: "acyclic carbonyl carbon X-C(=O)- (X = C, N, O) bonded to an amide/ester heteroatom",
-    smarts: CARBONYL,
-  },
-  {
-    id: 2,
-    label: "L2",
-    description: "conjugated (planar, 'N.pl3') nitrogen of an amide, sulfonamide, aniline or enamine",
-    smarts: `[N;+0;D2,D3;!$(N=*);!$(N#*);!${LACTAM_N};!$(N-[!#6;!#16;!#1]);$(N-[#6,#16]=,:*)]`,
-  },
-  { id: 3, label: "L3", description: "ether or ester oxygen", smarts: "[O;+0;D2]" },
-  {
-    id: 4,
-    label: "L4",
-    description: "acyclic sp3 carbon with a carbon substituent, bonded to a heteroatom link",
-    smarts: "[C;X4;!R;+0;D2,D3,D4;$(C-[#6])]",
-  },
-  {
-    id: 5,
-    label: "L5",
-    description: "amine ('N.sp3') nitrogen whose heavy neighbours are all saturated carbons",
-    smarts: `[N;+0;D2,D3;!$(N=*);!$(N#*);!${LACTAM_N};!$(N-[!#6;!#1]);!$(N-[#6]=,#,:*)]`,
-  },
-  {
-    id: 6,
-    label: "L6",
-    description: "acyclic carbonyl carbon X-C(=O)- (X = C, N, O) bonded to a ring carbon",
-    smarts: CARBONYL,
-  },
-  {
-    id: 7,
-    label: "L7",
-    description: "olefinic carbon of an acyclic C=C (paper's double-bond link; not cut by this tool)",
-    smarts: "[C;+0;D2,D3;$(C=!@[C;D2,D3]);$(C-[#6])]",
-  },
-  {
-    id: 8,
-    label: "L8",
-    description: "acyclic sp3 carbon with another heavy substituent, bonded to a ring atom",
-    smarts: "[C;X4;!R;+0;D2,D3,D4]",
-  },
-  {
-    id: 9,
-    label: "L9",
-    description: "aromatic ring nitrogen carrying a substituent (e.g. N1 of an azole)",
-    smarts: "[n;+0;D3;$(n(:[c,n,o,s]):[c,n,o,s])]",
-  },
-  {
-    id: 10,
-    label: "L10",
-    description: "ring nitrogen of a lactam or cyclic imide (next to a ring C=O), carrying a substituent",
-    smarts: "[N;R;+0;D3;$(N(@[C;R]=O)@[#6,#7,#8,#16])]",
-  },
-  { id: 11, label: "L11", description: "thioether sulfur", smarts: "[S;+0;D2]" },
-  {
-    id: 12,
-    label: "L12",
-    description: "sulfonyl sulfur R-S(=O)(=O)- with a carbon substituent",
-    smarts: "[S;+0;D4;$(S(=O)(=O)-[#6])]",
-  },
-  {
-    id: 13,
-    label: "L13",
-    description: "aliphatic ring carbon bonded (in the ring) to a ring N, O or S",
-    smarts: "[C;R;+0;$(C(-;@[C,N,O,S])-;@[N,O,S])]",
-  },
-  {
-    id: 14,
-    label: "L14",
-    description: "aromatic carbon next to an aromatic ring heteroatom (n, o, s)",
-    smarts: "[c;+0;$(c(:[c,n,o,s]):[n,o,s])]",
-  },
-  {
-    id: 15,
-    label: "L15",
-    description: "aliphatic ring carbon with two ring carbon neighbours and no ring heteroatom neighbour",
-    smarts: "[C;R;+0;!$(C-;@[N,O,S]);$(C(-;@C)-;@C)]",
-  },
-  {
-    id: 16,
-    label: "L16",
-    description: "aromatic carbon of a carbocyclic aromatic environment (aromatic neighbours all carbon)",
-    smarts: "[c;+0;$(c(:c):c);!$(c:[n,o,s])]",
-  },
+  env("L1", "[C;D3]([#0,#6,#7,#8])(=O)", "carbonyl carbon with a C, N, O (or dummy) substituent"),
+  env(
+    "L3",
+    "[O;D2]-;!@[#0,#6,#1]",
+    "two-connected oxygen with an acyclic single bond to carbon or H (ether, ester)",
+  ),
+  env(
+    "L4",
+    "[C;!D1;!$(C=*)]-;!@[#6]",
+    "non-terminal carbon without double bond, acyclic single bond to carbon",
+  ),
+  env(
+    "L5",
+    "[N;!D1;!$(N=*);!$(N-[!#6;!#16;!#0;!#1]);!$([N;R]@[C;R]=O)]",
+    "amine/amide nitrogen (RDKit's merge of the paper's L2 and L5): no double bond, single-bonded only to C, S " +
+      "or H, not a lactam ring nitrogen",
+  ),
+  env(
+    "L6",
+    "[C;D3;!R](=O)-;!@[#0,#6,#7,#8]",
+    "acyclic carbonyl carbon with an acyclic C, N or O substituent",
+  ),
+  env("L7a", "[C;D2,D3]-[#6]", "olefinic carbon (one end of the L7=L7 double-bond link)"),
+  env("L7b", "[C;D2,D3]-[#6]", "olefinic carbon (the other end of the L7=L7 double-bond link)"),
+  env("L8", "[C;!R;!D1;!$(C!-*)]", "acyclic non-terminal carbon with single bonds only"),
+  env(
+    "L9",
+    "[n;+0;$(n(:[c,n,o,s]):[c,n,o,s])]",
+    "neutral aromatic nitrogen (substituted ring n of an azole)",
+  ),
+  env("L10", "[N;R;$(N(@C(=O))@[C,N,O,S])]", "ring nitrogen of a lactam or cyclic imide"),
+  env("L11", "[S;D2](-;!@[#0,#6])", "two-connected sulfur with an acyclic single bond to carbon (thioether)"),
+  env("L12", "[S;D4]([#6,#0])(=O)(=O)", "sulfonyl sulfur with a carbon substituent"),
+  env("L13", "[C;$(C(-;@[C,N,O,S])-;@[N,O,S])]", "aliphatic ring carbon next to a ring N, O or S"),
+  env("L14", "[c;$(c(:[c,n,o,s]):[n,o,s])]", "aromatic carbon next to an aromatic n, o or s"),
+  env("L15", "[C;$(C(-;@C)-;@C)]", "aliphatic ring carbon between two ring carbons"),
+  env("L16", "[c;$(c(:c):c)]", "aromatic carbon between two aromatic carbons"),
 ];
 
-/** An allowed link pairing: environments joined by a bond of this order. */
+/** An allowed link: a bond of this order, not in a ring, from an atom of environment `a` to one of `b`. */
 export interface BricsPair {
-  readonly a: number;
-  readonly b: number;
+  /** Environment name of the first atom (the lower number). */
+  readonly a: string;
+  /** Environment name of the second atom. */
+  readonly b: string;
+  /** 1 for a single bond, 2 for the L7 double bond. */
   readonly order: 1 | 2;
 }
 
-const pairs = (a: number, bs: readonly number[]): BricsPair[] => bs.map((b) => ({ a, b, order: 1 }));
+const single = (a: number, bs: readonly number[]): BricsPair[] =>
+  bs.map((b) => ({ a: `L${a}`, b: `L${b}`, order: 1 }));
 
-/** The allowed pairings of Degen et al. 2008 (Figure 1): 41 single-bond links and the L7=L7 olefin. */
+/**
+ * RDKit's allowed pairs (`reactionDefs` in rdkit/Chem/BRICS.py, RDKit 2022.09.3), in RDKit's order, which
+ * decides the labels of a bond two pairs could claim: the first pair wins. The paper's pairs plus RDKit's
+ * L9–L13, L9–L14, L14–L14 and L16–L16; L2 and its pairs are folded into L5; L12 pairs only with L5.
+ */
 export const BRICS_PAIRS: readonly BricsPair[] = [
-  ...pairs(1, [2, 3, 10]),
-  ...pairs(2, [12, 14, 16]),
-  ...pairs(3, [4, 13, 14, 15, 16]),
-  ...pairs(4, [5, 11]),
-  ...pairs(5, [13, 15]),
-  ...pairs(6, [13, 14, 15, 16]),
-  { a: 7, b: 7, order: 2 },
-  ...pairs(8, [9, 10, 13, 14, 15, 16]),
-  ...pairs(9, [15, 16]),
-  ...pairs(10, [13, 14, 15, 16]),
-  ...pairs(11, [13, 14, 15, 16]),
-  ...pairs(13, [14, 15, 16]),
-  ...pairs(14, [15, 16]),
-  ...pairs(15, [16]),
+  ...single(1, [3, 5, 10]),
+  ...single(3, [4, 13, 14, 15, 16]),
+  ...single(4, [5, 11]),
+  ...single(5, [12, 14, 16, 13, 15]),
+  ...single(6, [13, 14, 15, 16]),
+  { a: "L7a", b: "L7b", order: 2 },
+  ...single(8, [9, 10, 13, 14, 15, 16]),
+  ...single(9, [13, 14, 15, 16]),
+  ...single(10, [13, 14, 15, 16]),
+  ...single(11, [13, 14, 15, 16]),
+  ...single(13, [14, 15, 16]),
+  ...single(14, [14, 15, 16]),
+  ...single(15, [16]),
+  ...single(16, [16]),
 ];
 
-let compiled: { id: number; query: Mol }[] | undefined;
-let acyclicSingle: Mol | undefined;
+const ENVIRONMENT_ID = new Map(BRICS_ENVIRONMENTS.map((e) => [e.name, e.id]));
 
-/** Compiles the environment queries once per process. */
-function queries(): { envs: { id: number; query: Mol }[]; bond: Mol } {
-  if (!compiled || !acyclicSingle) {
+interface Queries {
+  /** One single-atom query `[$(smarts)]` per distinct environment SMARTS (L7a and L7b share one). */
+  readonly environments: ReadonlyMap<string, Mol>;
+  /** Acyclic single and acyclic double bonds: the only bonds a pair can claim. */
+  readonly bonds: { readonly order: 1 | 2; readonly query: Mol }[];
+}
+
+let compiled: Queries | undefined;
+
+/** Compiles the queries once per process. */
+function queries(): Queries {
+  if (!compiled) {
     const R = rdkit();
     const qmol = (smarts: string) => {
       const q = R.get_qmol(smarts);
       if (!q || !q.is_valid()) throw new Error(`BRICS SMARTS failed to compile: ${smarts}`);
       return q;
     };
-    compiled = BRICS_ENVIRONMENTS.map((e) => ({ id: e.id, query: qmol(e.smarts) }));
-    acyclicSingle = qmol("[!#1]-;!@[!#1]");
+    const distinct = [...new Set(BRICS_ENVIRONMENTS.map((e) => e.smarts))];
+    compiled = {
+      environments: new Map(distinct.map((s) => [s, qmol(`[$(${s})]`)])),
+      bonds: [{ order: 1, query: qmol("*-;!@*") }, { order: 2, query: qmol("*=;!@*") }],
+    };
   }
-  return { envs: compiled, bond: acyclicSingle };
+  return compiled;
 }
 
 function matchAtoms(mol: Mol, query: Mol): number[][] {
@@ -182,14 +154,25 @@ function matchAtoms(mol: Mol, query: Mol): number[][] {
   return Array.isArray(parsed) ? parsed.map((m) => m.atoms) : [];
 }
 
+/** The atoms of each environment, by environment name. */
+function environmentAtoms(mol: Mol): Map<string, Set<number>> {
+  const bySmarts = new Map<string, Set<number>>();
+  for (const [smarts, query] of queries().environments) {
+    bySmarts.set(smarts, new Set(matchAtoms(mol, query).map(([atom]) => atom ?? -1)));
+  }
+  return new Map(BRICS_ENVIRONMENTS.map((e) => [e.name, bySmarts.get(e.smarts) ?? new Set()]));
+}
+
 /** A breakable bond. */
 export interface BricsBond {
   /** Bond index (RDKit order of the parsed SMILES). */
   bond_index: number;
-  /** The bond's atoms (SMILES order indices), lower environment number first. */
+  /** The bond's atoms (SMILES order indices) as RDKit's FindBRICSBonds orders them: the pair's first side first. */
   atoms: [number, number];
-  /** Environment numbers of atoms[0] and atoms[1]. */
+  /** Environment numbers of atoms[0] and atoms[1]: the labels of the dummies that replace the bond. */
   environments: [number, number];
+  /** 1 (single) or 2 (the L7 olefin link). */
+  order: 1 | 2;
 }
 
 interface RdkitJsonBond {
@@ -203,70 +186,74 @@ interface RdkitJsonDoc {
   [key: string]: unknown;
 }
 
-/** Environment numbers each atom matches (atom index → ids, ascending). */
-function environmentsOfMol(mol: Mol): Map<number, number[]> {
-  const envOf = new Map<number, number[]>();
-  for (const { id, query } of queries().envs) {
-    for (const [atom] of matchAtoms(mol, query)) {
-      if (atom !== undefined) envOf.set(atom, [...(envOf.get(atom) ?? []), id]);
-    }
-  }
-  return envOf;
-}
-
 /**
- * The BRICS link environments each atom of a molecule matches (index = atom index in SMILES order). An atom
- * is only a link atom if one of its acyclic single bonds joins an allowed partner; this lists the candidates.
+ * The BRICS environments each atom of a molecule matches (index = atom index in SMILES order), by name. An atom
+ * is a link atom only where one of its bonds joins a partner in an allowed pair; this lists the candidates.
  *
  * @example
  * ```ts
- * bricsEnvironments("CCOC(C)=O"); // [[], [4, 8], [3], [1, 6], [], []]
+ * bricsEnvironments("CCOC(C)=O"); // [[], ["L4", "L7a", "L7b", "L8"], ["L3"], ["L1", "L6"], ["L8"], []]
  * ```
  */
-export function bricsEnvironments(smiles: string): number[][] {
+export function bricsEnvironments(smiles: string): string[][] {
   return withMol(smiles, (mol) => {
-    const envOf = environmentsOfMol(mol);
-    return Array.from({ length: mol.get_num_atoms() }, (_, i) => envOf.get(i) ?? []);
+    const byName = environmentAtoms(mol);
+    return Array.from(
+      { length: mol.get_num_atoms() },
+      (_, atom) => BRICS_ENVIRONMENTS.filter((e) => byName.get(e.name)?.has(atom)).map((e) => e.name),
+    );
   }, BRICS_MAX_HEAVY_ATOMS);
 }
 
-/** Breakable bonds of a parsed molecule, in bond-index order. */
-function bricsBondsOfMol(mol: Mol, bonds: readonly RdkitJsonBond[]): BricsBond[] {
-  const { bond } = queries();
-  const envOf = environmentsOfMol(mol);
-  const bondIndex = new Map(bonds.map((b, i) => [`${Math.min(...b.atoms)}-${Math.max(...b.atoms)}`, i]));
-  const found: BricsBond[] = [];
-  for (const [x, y] of matchAtoms(mol, bond)) {
-    if (x === undefined || y === undefined) continue;
-    const pair = firstPair(envOf.get(x) ?? [], envOf.get(y) ?? []);
-    const index = bondIndex.get(`${Math.min(x, y)}-${Math.max(x, y)}`);
-    if (!pair || index === undefined) continue;
-    const swap = pair[0] > pair[1];
-    found.push({
-      bond_index: index,
-      atoms: swap ? [y, x] : [x, y],
-      environments: swap ? [pair[1], pair[0]] : pair,
-    });
-  }
-  return found.sort((p, q) => p.bond_index - q.bond_index);
-}
-
-/** The first allowed pairing (in BRICS_PAIRS order) between the environments of two atoms. */
-function firstPair(ex: readonly number[], ey: readonly number[]): [number, number] | undefined {
-  for (const p of BRICS_PAIRS) {
-    if (p.order !== 1) continue;
-    if (ex.includes(p.a) && ey.includes(p.b)) return [p.a, p.b];
-    if (ex.includes(p.b) && ey.includes(p.a)) return [p.b, p.a];
+/**
+ * The first pair, in RDKit's order, that claims the bond x–y, oriented as RDKit reports it. When both
+ * orientations fit one pair (both atoms in both environments), RDKit's uniquified substructure match keeps the
+ * one found first, which puts the lower atom index on the pair's first environment.
+ */
+function claim(
+  x: number,
+  y: number,
+  order: 1 | 2,
+  atomsOf: ReadonlyMap<string, ReadonlySet<number>>,
+): Pick<BricsBond, "atoms" | "environments"> | undefined {
+  for (const pair of BRICS_PAIRS) {
+    if (pair.order !== order) continue;
+    const first = atomsOf.get(pair.a);
+    const second = atomsOf.get(pair.b);
+    const forward = (first?.has(x) && second?.has(y)) ?? false;
+    const backward = (first?.has(y) && second?.has(x)) ?? false;
+    if (!forward && !backward) continue;
+    const atoms: [number, number] = forward && (!backward || x < y) ? [x, y] : [y, x];
+    return { atoms, environments: [ENVIRONMENT_ID.get(pair.a) ?? 0, ENVIRONMENT_ID.get(pair.b) ?? 0] };
   }
   return undefined;
 }
 
+/** Breakable bonds of a parsed molecule, in bond-index order. */
+function bricsBondsOfMol(mol: Mol, bonds: readonly RdkitJsonBond[]): BricsBond[] {
+  const atomsOf = environmentAtoms(mol);
+  const bondIndex = new Map(bonds.map((b, i) => [`${Math.min(...b.atoms)}-${Math.max(...b.atoms)}`, i]));
+  const found: BricsBond[] = [];
+  for (const { order, query } of queries().bonds) {
+    for (const [x, y] of matchAtoms(mol, query)) {
+      if (x === undefined || y === undefined) continue;
+      const link = claim(x, y, order, atomsOf);
+      const index = bondIndex.get(`${Math.min(x, y)}-${Math.max(x, y)}`);
+      if (link && index !== undefined) found.push({ bond_index: index, ...link, order });
+    }
+  }
+  return found.sort((p, q) => p.bond_index - q.bond_index);
+}
+
 /**
- * Every acyclic single bond BRICS allows to break, with the environments of its two atoms.
+ * Every bond BRICS breaks, as RDKit's `BRICS.FindBRICSBonds` finds it: the atoms in RDKit's order and the two
+ * environment numbers.
  *
  * @example
  * ```ts
- * bricsBonds("CCOC(C)=O"); // [{ bond_index: 1, atoms: [2, 1], environments: [3, 4] }, { bond_index: 2, … [1, 3] }]
+ * bricsBonds("CCOC(C)=O");
+ * // [{ bond_index: 1, atoms: [2, 1], environments: [3, 4], order: 1 },
+ * //  { bond_index: 2, atoms: [3, 2], environments: [1, 3], order: 1 }]
  * ```
  */
 export function bricsBonds(smiles: string): BricsBond[] {
@@ -282,8 +269,9 @@ function jsonOf(mol: Mol): RdkitJsonDoc {
 }
 
 /**
- * Cuts one bond: the bond a–b becomes a–[ea*] and [eb*]–b. The new bond to b's dummy is inserted right after
- * the cut bond so every atom keeps the relative order of its bonds, which RDKit's chiral tags refer to.
+ * Cuts one bond: the bond a–b becomes a–[ea*] and [eb*]–b, of the same order. The new bond to b's dummy is
+ * inserted right after the cut bond so every atom keeps the relative order of its bonds, which RDKit's chiral
+ * tags refer to: a stereocentre on the cut bond keeps its configuration, the dummy in the lost neighbour's place.
  * Returns the SMILES of the fragment holding atoms[0] and of the one holding atoms[1].
  */
 function cutFragments(doc: RdkitJsonDoc, cut: BricsBond): [string, string] {
@@ -297,6 +285,7 @@ function cutFragments(doc: RdkitJsonDoc, cut: BricsBond): [string, string] {
     z: 0,
     isotope: cut.environments[1],
   }];
+  const order = cut.order === 2 ? { bo: 2 } : {};
   const bonds: RdkitJsonBond[] = [];
   (molecule.bonds ?? []).forEach((bond, i) => {
     if (i !== cut.bond_index) {
@@ -304,7 +293,10 @@ function cutFragments(doc: RdkitJsonDoc, cut: BricsBond): [string, string] {
       return;
     }
     const aFirst = bond.atoms[0] === a;
-    bonds.push({ atoms: aFirst ? [a, dA] : [dA, a] }, { atoms: aFirst ? [dB, b] : [b, dB] });
+    bonds.push(
+      { ...order, atoms: aFirst ? [a, dA] : [dA, a] },
+      { ...order, atoms: aFirst ? [dB, b] : [b, dB] },
+    );
   });
   return [componentSmiles(doc, atoms, bonds, a), componentSmiles(doc, atoms, bonds, b)];
 }
@@ -391,7 +383,7 @@ export interface BricsFragment {
 
 /** One disconnection. */
 export interface BricsDisconnection extends BricsBond {
-  /** "L1", "L2", … for environments[0] and [1]. */
+  /** "L1" … "L16" for environments[0] and [1] (L7a and L7b are both "L7"). */
   labels: [string, string];
   /** Fragment with atoms[0] (dummy labelled environments[0]) and fragment with atoms[1]. */
   fragments: [BricsFragment, BricsFragment];
@@ -419,7 +411,7 @@ export type FragmentScorer = (smiles: string) => number;
  * @example
  * ```ts
  * const r = bricsDisconnections("CC(=O)NC", (s) => s.length);
- * r.disconnections[0].fragments.map((f) => f.smiles); // ["[1*]C(C)=O", "[2*]NC"]
+ * r.disconnections[0].fragments.map((f) => f.smiles); // ["[1*]C(C)=O", "[5*]NC"]
  * ```
  */
 export function bricsDisconnections(smiles: string, scorer: FragmentScorer): BricsResult {

@@ -6,10 +6,12 @@ import { count, givenSmiles, num, smilesArg } from "./common.ts";
 import { defineTool } from "./tool.ts";
 
 /** Method text echoed in results. */
-export const RETRO_METHOD = "One-step BRICS disconnection (Degen et al., ChemMedChem 2008, 3, 1503, " +
-  "doi:10.1002/cmdc.200800178: 16 link environments and the paper's pairings, acyclic single bonds), ranked " +
-  "by the larger fragment SA score (Ertl & Schuffenhauer, J. Cheminform. 2009, 1, 8, " +
-  "doi:10.1186/1758-2946-1-8); a heuristic, not a validated synthesis route";
+export const RETRO_METHOD = "One-step BRICS disconnection with RDKit's BRICS rules: Degen et al. 2008 " +
+  "(ChemMedChem 2008, 3, 1503, doi:10.1002/cmdc.200800178) plus RDKit's additions (rdkit/Chem/BRICS.py, " +
+  "RDKit 2022.09: the paper's L2 folded into L5; L9-L13, L9-L14, L14-L14, L16-L16 and the L7=L7 double bond " +
+  "added); bonds, labels and fragments as RDKit's FindBRICSBonds and BreakBRICSBonds give them, a stereocentre " +
+  "on the cut bond kept. Ranked by the larger fragment SA score (Ertl & Schuffenhauer, J. Cheminform. 2009, " +
+  "1, 8, doi:10.1186/1758-2946-1-8); a heuristic, not a validated synthesis route";
 
 const r4 = (x: number) => round(x, 4);
 
@@ -34,14 +36,13 @@ export const retrosynthesisTool = defineTool({
   name: "retrosynthesis",
   title: "One-step BRICS retrosynthesis",
   description: "One-step retrosynthetic disconnection with BRICS (Degen et al., ChemMedChem 2008, 3, 1503, " +
-    "doi:10.1002/cmdc.200800178). Every acyclic single bond joining two of the paper's 16 link environments " +
+    "doi:10.1002/cmdc.200800178) as RDKit implements it. Every acyclic bond joining two link environments " +
     "in an allowed pairing (amide C(=O)-N, ester C(=O)-O, ether/aryl ether C-O, amine C-N, N-aryl, " +
-    "sulfonamide S-N, aryl-aryl with a heteroaromatic partner, benzylic C-ring, ...) is cut on its own, " +
+    "sulfonamide S-N, aryl-aryl, benzylic C-ring, olefin C=C, ...) is cut on its own, " +
     "giving two fragments whose attachment points are dummy atoms labelled by environment ([1*] ... [16*]). " +
     "Each fragment gets an Ertl-Schuffenhauer SA score (1 easy - 10 hard; J. Cheminform. 2009, 1, 8); " +
     "disconnections are ranked by the larger fragment score, ascending (easiest building blocks first). This " +
-    "is a heuristic: BRICS bonds are bonds commonly made by known reactions, not a validated route, and the " +
-    "paper's C=C (L7) olefin disconnection is not applied. Limit: " +
+    "is a heuristic: BRICS bonds are bonds commonly made by known reactions, not a validated route. Limit: " +
     `${BRICS_MAX_HEAVY_ATOMS} heavy atoms. Fails with INVALID_SMILES or MOLECULE_TOO_LARGE; a molecule ` +
     "without BRICS bonds gives an empty list.",
   input: v.strictObject({
@@ -77,7 +78,8 @@ export const retrosynthesisTool = defineTool({
         atoms: v.pipe(
           v.tuple([count("Atom index."), count("Atom index.")]),
           v.description(
-            "Atoms of the cut bond (0-based, input SMILES order), lower environment number first.",
+            "Atoms of the cut bond (0-based, input SMILES order) in RDKit's FindBRICSBonds order: lower " +
+              "environment number first.",
           ),
         ),
         environments: v.pipe(

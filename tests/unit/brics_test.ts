@@ -2,7 +2,6 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as v from "valibot";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
-import { DRUGS50 } from "../data/drugs50.ts";
 import {
   BRICS_ENVIRONMENTS,
   BRICS_PAIRS,
@@ -29,115 +28,162 @@ const cuts = (smiles: string) =>
     `${d.labels.join("-")}: ${d.fragments[0].smiles} + ${d.fragments[1].smiles}`
   ).sort();
 
-test("the 16 link environments and the paper's 41 single-bond pairings (+ L7=L7) compile", () => {
-  assert.deepEqual(BRICS_ENVIRONMENTS.map((e) => e.id), Array.from({ length: 16 }, (_, i) => i + 1));
+test("RDKit's tables: 16 environments (L7 as L7a/L7b), 45 single-bond pairs and the L7=L7 olefin", () => {
+  assert.deepEqual(BRICS_ENVIRONMENTS.map((e) => e.name), [
+    "L1",
+    "L3",
+    "L4",
+    "L5",
+    "L6",
+    "L7a",
+    "L7b",
+    "L8",
+    "L9",
+    "L10",
+    "L11",
+    "L12",
+    "L13",
+    "L14",
+    "L15",
+    "L16",
+  ]);
   for (const e of BRICS_ENVIRONMENTS) {
     const q = rdkit().get_qmol(e.smarts);
-    assert.ok(q?.is_valid(), e.label);
+    assert.ok(q?.is_valid(), e.name);
     q?.delete();
   }
-  assert.equal(BRICS_PAIRS.filter((p) => p.order === 1).length, 41);
-  assert.deepEqual(BRICS_PAIRS.filter((p) => p.order === 2), [{ a: 7, b: 7, order: 2 }]);
-  // Pairings RDKit added later and the paper does not have.
-  for (const [a, b] of [[9, 13], [9, 14], [14, 14], [16, 16], [5, 14], [5, 16], [5, 12]]) {
-    assert.ok(!BRICS_PAIRS.some((p) => p.a === a && p.b === b), `L${a}-L${b}`);
+  assert.equal(BRICS_PAIRS.filter((p) => p.order === 1).length, 45);
+  assert.deepEqual(BRICS_PAIRS.filter((p) => p.order === 2), [{ a: "L7a", b: "L7b", order: 2 }]);
+  // RDKit's additions to the paper, and the paper's L2 pairs carried by L5.
+  for (const [a, b] of [[9, 13], [9, 14], [14, 14], [16, 16], [5, 12], [5, 14], [5, 16]]) {
+    assert.ok(BRICS_PAIRS.some((p) => p.a === `L${a}` && p.b === `L${b}`), `L${a}-L${b}`);
   }
+  assert.ok(!BRICS_PAIRS.some((p) => p.a === "L2" || p.b === "L2"));
 });
 
-// Hand checks against the paper's definitions (Degen et al. 2008, Figure 1).
-test("amide: N-methylacetamide is cut once, acyl carbon L1 to amide N L2", () => {
-  // C(=O)-N: L1 (acyclic C=O carbon with C substituent) + L2 (conjugated N). N-CH3 and CH3-C(=O) are not
-  // BRICS bonds (a methyl has no further heavy substituent; L1 has no carbon partner).
-  assert.deepEqual(cuts("CC(=O)NC"), ["L1-L2: [1*]C(C)=O + [2*]NC"]);
+// Expected values below are RDKit 2022.09's BRICS.FindBRICSBonds and BreakBRICSBonds for the same SMILES.
+test("the issue's example: N#CC(Nc1ccccc1)c1ccco1 has three BRICS bonds, the amine C-N among them", () => {
+  assert.deepEqual(bricsBonds("N#CC(Nc1ccccc1)c1ccco1").map((b) => [...b.atoms, ...b.environments]), [
+    [2, 3, 4, 5],
+    [3, 4, 5, 16],
+    [2, 10, 8, 14],
+  ]);
+  assert.deepEqual(cuts("N#CC(Nc1ccccc1)c1ccco1"), [
+    "L4-L5: [4*]C(C#N)c1ccco1 + [5*]Nc1ccccc1",
+    "L5-L16: [5*]NC(C#N)c1ccco1 + [16*]c1ccccc1",
+    "L8-L14: [8*]C(C#N)Nc1ccccc1 + [14*]c1ccco1",
+  ]);
 });
 
-test("ester: ethyl acetate is cut at the acyl C-O (L1-L3) and at the alkyl O-C (L3-L4)", () => {
+test("amide C(=O)-N is L1-L5 (RDKit folds the paper's L2 into L5); ester L1-L3 and L3-L4", () => {
+  assert.deepEqual(cuts("CC(=O)NC"), ["L1-L5: [1*]C(C)=O + [5*]NC"]);
   assert.deepEqual(cuts("CCOC(C)=O"), ["L1-L3: [1*]C(C)=O + [3*]OCC", "L3-L4: [3*]OC(C)=O + [4*]CC"]);
-  assert.deepEqual(bricsEnvironments("CCOC(C)=O"), [[], [4, 8], [3], [1, 6], [], []]);
+  assert.deepEqual(bricsEnvironments("CCOC(C)=O"), [
+    [],
+    ["L4", "L7a", "L7b", "L8"],
+    ["L3"],
+    ["L1", "L6", "L7a", "L7b"],
+    [],
+    [],
+  ]);
   assert.deepEqual(bricsBonds("CCOC(C)=O"), [
-    { bond_index: 1, atoms: [2, 1], environments: [3, 4] },
-    { bond_index: 2, atoms: [3, 2], environments: [1, 3] },
+    { bond_index: 1, atoms: [2, 1], environments: [3, 4], order: 1 },
+    { bond_index: 2, atoms: [3, 2], environments: [1, 3], order: 1 },
   ]);
 });
 
-test("aryl ether: anisole O-aryl is L3-L16; phenetole adds O-ethyl L3-L4", () => {
+test("aryl ethers L3-L16 / L3-L14, amines L4-L5, N-aryl L5-L16 / L5-L14", () => {
   assert.deepEqual(cuts("COc1ccccc1"), ["L3-L16: [3*]OC + [16*]c1ccccc1"]);
-  assert.deepEqual(cuts("CCOc1ccccc1"), [
-    "L3-L16: [3*]OCC + [16*]c1ccccc1",
-    "L3-L4: [3*]Oc1ccccc1 + [4*]CC",
-  ]);
-  // Next to a ring nitrogen the aryl carbon is L14.
   assert.deepEqual(cuts("CCOc1ccccn1"), ["L3-L14: [3*]OCC + [14*]c1ccccn1", "L3-L4: [3*]Oc1ccccn1 + [4*]CC"]);
-});
-
-test("N-aryl amine: N-methylaniline L2-L16, 2-(methylamino)pyridine L2-L14; alkyl amines L4-L5", () => {
-  assert.deepEqual(cuts("CNc1ccccc1"), ["L2-L16: [2*]NC + [16*]c1ccccc1"]);
-  assert.deepEqual(cuts("CNc1ccccn1"), ["L2-L14: [2*]NC + [14*]c1ccccn1"]);
+  assert.deepEqual(cuts("CNc1ccccc1"), ["L5-L16: [5*]NC + [16*]c1ccccc1"]);
+  assert.deepEqual(cuts("CNc1ccccn1"), ["L5-L14: [5*]NC + [14*]c1ccccn1"]);
   assert.deepEqual(cuts("CCNCC"), ["L4-L5: [4*]CC + [5*]NCC", "L4-L5: [4*]CC + [5*]NCC"]);
-  // Paracetamol: amide C(=O)-N and N-aryl; the phenol O-H is not a link (O needs two heavy neighbours).
   assert.deepEqual(cuts("CC(=O)Nc1ccc(O)cc1"), [
-    "L1-L2: [1*]C(C)=O + [2*]Nc1ccc(O)cc1",
-    "L2-L16: [2*]NC(C)=O + [16*]c1ccc(O)cc1",
+    "L1-L5: [1*]C(C)=O + [5*]Nc1ccc(O)cc1",
+    "L5-L16: [5*]NC(C)=O + [16*]c1ccc(O)cc1",
   ]);
 });
 
-test("sulfonamide S-N is L2-L12; aryl ketone C(=O)-aryl is L6-L16; benzylic C-aryl is L8-L16", () => {
-  assert.deepEqual(cuts("CS(=O)(=O)NCC"), ["L2-L12: [2*]NCC + [12*]S(C)(=O)=O"]);
+test("sulfonamide S-N L5-L12 and its N-alkyl L4-L5; aryl ketone L6-L16; benzylic L8-L16, L8-L9, L8-L10", () => {
+  assert.deepEqual(cuts("CS(=O)(=O)NCC"), [
+    "L4-L5: [4*]CC + [5*]NS(C)(=O)=O",
+    "L5-L12: [5*]NCC + [12*]S(C)(=O)=O",
+  ]);
   assert.deepEqual(cuts("CCC(=O)c1ccccc1"), ["L6-L16: [6*]C(=O)CC + [16*]c1ccccc1"]);
   assert.deepEqual(cuts("CCCc1ccccc1"), ["L8-L16: [8*]CCC + [16*]c1ccccc1"]);
-  // N-benzyl imidazole: CH2-n is L8-L9, CH2-phenyl L8-L16.
   assert.deepEqual(cuts("c1ccccc1Cn1ccnc1"), [
     "L8-L16: [8*]Cn1ccnc1 + [16*]c1ccccc1",
     "L8-L9: [8*]Cc1ccccc1 + [9*]n1ccnc1",
   ]);
-  // Lactam N-substituent is L10: N-benzylpyrrolidinone.
   assert.deepEqual(cuts("O=C1CCCN1Cc1ccccc1"), [
     "L8-L10: [8*]Cc1ccccc1 + [10*]N1CCCC1=O",
     "L8-L16: [8*]CN1CCCC1=O + [16*]c1ccccc1",
   ]);
 });
 
-test("bonds BRICS does not cut: ring bonds, methyls, biphenyl (no L16-L16 in the paper)", () => {
-  assert.deepEqual(cuts("O=C1NCCC1"), []);
-  assert.deepEqual(cuts("CC1(C)CCCCC1"), []);
-  assert.deepEqual(cuts("c1ccccc1-c1ccccc1"), []);
-  assert.deepEqual(cuts("Cn1ccnc1"), []);
-  assert.deepEqual(cuts("C/C=C/C"), [], "the L7 olefin link is not applied (single bonds only)");
-  // ... but a heteroaryl-aryl bond is L14-L16.
+test("RDKit's additions to the paper: L16-L16, L14-L14, L9-L14, L9-L13 and the L7=L7 olefin", () => {
+  assert.deepEqual(cuts("c1ccccc1-c1ccccc1"), ["L16-L16: [16*]c1ccccc1 + [16*]c1ccccc1"]);
+  assert.deepEqual(cuts("c1ccnc(c1)-c1ccccn1"), ["L14-L14: [14*]c1ccccn1 + [14*]c1ccccn1"]);
+  assert.deepEqual(cuts("c1ccc(-n2cccc2)nc1"), ["L9-L14: [9*]n1cccc1 + [14*]c1ccccn1"]);
+  assert.deepEqual(cuts("C1CCOC1n1ccnc1"), ["L9-L13: [9*]n1ccnc1 + [13*]C1CCCO1"]);
   assert.deepEqual(cuts("c1ccccc1-c1ccccn1"), ["L14-L16: [14*]c1ccccn1 + [16*]c1ccccc1"]);
+  // The double bond is cut as a double bond: both dummies keep it, and its E/Z has nothing left to refer to.
+  assert.deepEqual(cuts("C/C=C/C"), ["L7-L7: [7*]=CC + [7*]=CC"]);
+  assert.deepEqual(bricsBonds("CC=CC"), [{ bond_index: 1, atoms: [1, 2], environments: [7, 7], order: 2 }]);
 });
 
-test("sorafenib, the paper's example: nine disconnections (RDKit's doctest fragments, with L2 for amide N)", () => {
+test("a bond one pair fits both ways: the lower atom index takes the pair's first environment, as in RDKit", () => {
+  // Two decahydroquinoline ring-junction carbons joined: each is L13 (next to ring N) and L15, so L13-L15 fits
+  // either way round; RDKit's uniquified match keeps the orientation with the lower index first.
+  for (
+    const [smiles, expected] of [
+      ["N1CCCC2CCCCC21C12CCCCC2CCCN1", [9, 10, 13, 15]],
+      ["C12(CCCCC2CCCN1)C12CCCCC2CCCN1", [0, 10, 13, 15]],
+      ["C1CCCC2CCNC12C12CCCCC2CCCN1", [8, 9, 13, 15]],
+    ] as const
+  ) {
+    assert.deepEqual(bricsBonds(smiles).map((b) => [...b.atoms, ...b.environments]), [expected], smiles);
+  }
+});
+
+test("bonds BRICS does not cut: ring bonds, a quaternary ring carbon's methyls, N-methyl azoles", () => {
+  assert.deepEqual(cuts("O=C1NCCC1"), []);
+  assert.deepEqual(cuts("CC1(C)CCCCC1"), []);
+  assert.deepEqual(cuts("Cn1ccnc1"), []);
+});
+
+test("sorafenib, the paper's example: RDKit's nine disconnections", () => {
   const smiles = "CNC(=O)c1cc(Oc2ccc(NC(=O)Nc3ccc(Cl)c(C(F)(F)F)c3)cc2)ccn1";
   const result = bricsDisconnections(smiles, heavyAtoms);
-  const labels = result.disconnections.map((d) => d.labels.join("-")).sort();
-  assert.deepEqual(labels, [
-    "L1-L2",
-    "L1-L2",
-    "L1-L2",
-    "L2-L16",
-    "L2-L16",
+  assert.deepEqual(result.disconnections.map((d) => d.labels.join("-")).sort(), [
+    "L1-L5",
+    "L1-L5",
+    "L1-L5",
     "L3-L16",
     "L3-L16",
+    "L5-L16",
+    "L5-L16",
     "L6-L14",
     "L8-L16",
   ]);
   const fragments = new Set(result.disconnections.flatMap((d) => d.fragments.map((f) => f.smiles)));
-  for (const f of ["[8*]C(F)(F)F", "[2*]NC", "[6*]C(=O)NC"]) assert.ok(fragments.has(f), f);
+  for (const f of ["[8*]C(F)(F)F", "[5*]NC", "[6*]C(=O)NC"]) assert.ok(fragments.has(f), f);
 });
 
 test("stereo is kept in the fragments, also at a stereocentre on the cut bond", () => {
   const r = bricsDisconnections("C/C=C/C(=O)N[C@@H](C)C(=O)OC", heavyAtoms);
   const all = r.disconnections.flatMap((d) => d.fragments.map((f) => f.smiles));
   assert.ok(all.includes(canonicalSmiles("[1*]C(=O)/C=C/C")), all.join(" "));
-  assert.ok(all.includes(canonicalSmiles("[2*]N[C@@H](C)C(=O)OC")), all.join(" "));
+  assert.ok(all.includes(canonicalSmiles("[5*]N[C@@H](C)C(=O)OC")), all.join(" "));
   // Cut at a stereocentre: the dummy takes the place of the lost neighbour, so writing [4*] where the O was in
-  // the SMILES gives the same configuration.
+  // the SMILES gives the same configuration. (RDKit's BreakBRICSBonds(mol, bonds=[...]) inverts the first two
+  // and the naproxen centre; its FragmentOnBonds agrees with these.)
   for (
-    const [parent, expected] of [["C[C@H](Oc1ccccc1)CC", "C[C@H]([4*])CC"], [
-      "C[C@@H](Oc1ccccc1)CC",
-      "C[C@@H]([4*])CC",
-    ]]
+    const [parent, expected] of [
+      ["C[C@H](Oc1ccccc1)CC", "C[C@H]([4*])CC"],
+      ["C[C@@H](Oc1ccccc1)CC", "C[C@@H]([4*])CC"],
+      ["C[C@@H](c1ccc2cc(OC)ccc2c1)C(=O)O", "C[C@@H]([8*])C(=O)O"],
+    ]
   ) {
     const frags = bricsDisconnections(parent ?? "", heavyAtoms).disconnections.flatMap((d) =>
       d.fragments.map((f) => f.smiles)
@@ -163,20 +209,14 @@ test("ranking: ascending max fragment score, ties by bond index, scorer injected
   ]);
 });
 
-test("ring-type environments are exclusive (L13/L15, L14/L16, L2/L5) over the drug set", () => {
-  for (const { name, smiles } of DRUGS50) {
-    bricsEnvironments(smiles).forEach((envs, atom) => {
-      for (const [a, b] of [[13, 15], [14, 16], [2, 5]]) {
-        assert.ok(!(envs.includes(a ?? 0) && envs.includes(b ?? 0)), `${name} atom ${atom}: L${a} and L${b}`);
-      }
-    });
-  }
-});
-
 test("salts: only the cut component is in the fragments; size bound refuses > 150 heavy atoms", () => {
   const r = bricsDisconnections("[Na+].[O-]C(=O)CCOc1ccccc1", heavyAtoms);
   assert.equal(r.component_count, 2);
   assert.ok(r.disconnections.every((d) => d.fragments.every((f) => !f.smiles.includes("Na"))));
+  assert.deepEqual(cuts("[Na+].[O-]C(=O)CCOc1ccccc1"), [
+    "L3-L16: [3*]OCCC(=O)[O-] + [16*]c1ccccc1",
+    "L3-L4: [3*]Oc1ccccc1 + [4*]CCC(=O)[O-]",
+  ]);
   assert.throws(
     () => bricsDisconnections("C".repeat(151), heavyAtoms),
     (e: unknown) => e instanceof ChemError && e.code === "MOLECULE_TOO_LARGE",
@@ -191,6 +231,7 @@ test("retrosynthesis tool: SA-ranked, validates against its output schema", asyn
   assert.deepEqual(out.disconnections.map((d) => d.rank), [1, 2]);
   assert.ok(out.disconnections[0]!.max_sa_score <= out.disconnections[1]!.max_sa_score);
   assert.match(out.method, /Degen/);
+  assert.match(out.method, /RDKit's BRICS rules/);
   const none = await retrosynthesisTool.run(v.parse(retrosynthesisTool.input, { smiles: "c1ccccc1" }));
   v.parse(retrosynthesisTool.output, none);
   assert.deepEqual(none.disconnections, []);
@@ -199,4 +240,8 @@ test("retrosynthesis tool: SA-ranked, validates against its output schema", asyn
   );
   assert.equal(few.disconnections.length, 2);
   assert.equal(few.truncated, true);
+  const issue = await retrosynthesisTool.run(
+    v.parse(retrosynthesisTool.input, { smiles: "N#CC(Nc1ccccc1)c1ccco1" }),
+  );
+  assert.equal(issue.disconnection_count, 3);
 });
