@@ -165,8 +165,6 @@ async function npmPackageTests(): Promise<Outcome> {
 }
 
 const results: Outcome[] = [];
-// The browser test needs Debian's chromium; the script installs it once (apt) and is a no-op afterwards.
-results.push(await check("chromium for the browser test", "bash", ["scripts/setup_chromium.sh"]));
 results.push(await check("format", deno, ["fmt", "--check"]));
 results.push(await check("lint", deno, ["lint"]));
 results.push(await check("deno check", deno, ["check", "."]));

@@ -1,32 +1,29 @@
 /**
- * The sample web application's page in a real headless Chromium (playwright-core driving /usr/bin/chromium):
- * types a SMILES, reads the descriptors and verdict off the page, runs a similarity search, and saves a
- * screenshot. Fails (never skips) when Chromium is missing: run scripts/setup_chromium.sh.
+ * The sample web application's page in a real headless Chromium (playwright-core driving the Chromium that
+ * tests/helpers/chromium.ts finds; nothing is installed): types a SMILES, reads the descriptors and verdict off the
+ * page, runs a similarity search, and saves a screenshot. Fails (never skips) with one line naming the install
+ * command when no Chromium is found.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, statSync } from "node:fs";
+import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { CHROMIUM_MISSING, findChromium } from "../helpers/chromium.ts";
 import { startWebApp, type WebAppServer } from "./server.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
 
 let server: WebAppServer | undefined;
 let browser: BrowserContext | undefined;
 const shots = mkdtempSync(join(tmpdir(), "chem-mcp-webapp-shots-"));
 
 before(async () => {
-  assert.ok(
-    existsSync(CHROMIUM),
-    `${CHROMIUM} not found: the browser test needs Chromium. Run scripts/setup_chromium.sh (apt-get install ` +
-      `chromium), then rerun the tests.`,
-  );
+  const executablePath = findChromium();
+  assert.ok(executablePath, CHROMIUM_MISSING);
   server = await startWebApp();
   // A fresh profile per run (playwright takes --user-data-dir as the persistent context's directory).
   browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "chem-mcp-chromium-")), {
-    executablePath: CHROMIUM,
+    executablePath,
     viewport: { width: 1100, height: 900 },
     headless: true,
     args: [
