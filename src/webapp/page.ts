@@ -137,7 +137,7 @@ function ellipsePath(e, x, y) {
   return parts.join(" ") + " Z";
 }
 
-function eggPlot(points, caption) {
+function eggPlot(id, points, caption) {
   const W = 480, H = 340, left = 52, right = 14, top = 12, bottom = 46;
   const tpsaMax = Math.max(160, Math.ceil((Math.max(...points.map((p) => p.tpsa)) + 10) / 20) * 20);
   const wMin = Math.min(-4, Math.floor(Math.min(...points.map((p) => p.wlogp)) - 0.5));
@@ -145,11 +145,19 @@ function eggPlot(points, caption) {
   const x = (tpsa) => left + (tpsa / tpsaMax) * (W - left - right);
   const y = (wlogp) => top + ((wMax - wlogp) / (wMax - wMin)) * (H - top - bottom);
   const root = svg("svg", { viewBox: "0 0 " + W + " " + H, width: W, height: H, role: "img" });
+  const area = { x: left, y: top, width: W - left - right, height: H - top - bottom };
+  // The yolk reaches slightly below TPSA 0: the ellipses are clipped to the axes (the geometry is unchanged).
+  const clip = svg("clipPath", { id: id + "-clip" });
+  clip.append(svg("rect", area));
+  const defs = svg("defs", {});
+  defs.append(clip);
+  const clipped = "url(#" + id + "-clip)";
   root.append(
     svg("title", {}, "BOILED-Egg plot: " + caption),
-    svg("rect", { class: "area", x: left, y: top, width: W - left - right, height: H - top - bottom }),
-    svg("path", { class: "white", d: ellipsePath(EGG.white, x, y) }),
-    svg("path", { class: "yolk", d: ellipsePath(EGG.yolk, x, y) }),
+    defs,
+    svg("rect", { class: "area", ...area }),
+    svg("path", { class: "white", d: ellipsePath(EGG.white, x, y), "clip-path": clipped }),
+    svg("path", { class: "yolk", d: ellipsePath(EGG.yolk, x, y), "clip-path": clipped }),
     svg("path", { class: "axis", d: "M" + left + "," + top + " V" + (H - bottom) + " H" + (W - right) }),
   );
   const xStep = tpsaMax > 240 ? 40 : 20;
@@ -197,6 +205,7 @@ function eggPlot(points, caption) {
     root.append(dot);
   }
   const figure = el("figure", undefined, "egg");
+  figure.id = id;
   const legend = el("ul", undefined, "legend");
   for (const [cls, text] of Object.entries(EGG_CLASSES)) {
     const item = el("li");
@@ -265,8 +274,7 @@ $("mol-form").addEventListener("submit", async (event) => {
     verdict.id = "verdict";
     const info = el("div");
     info.append(table, verdict);
-    const plot = eggPlot(egg, "Large circle: " + smiles + ".");
-    plot.id = "mol-egg";
+    const plot = eggPlot("mol-egg", egg, "Large circle: " + smiles + ".");
     out.replaceChildren(img, info, plot);
   } catch (error) {
     showError(out, error);
@@ -309,11 +317,11 @@ $("search-form").addEventListener("submit", async (event) => {
     }
     const plotted = hits.slice(0, MAX_PLOTTED).map((hit) => hit.smiles);
     const plot = eggPlot(
+      "search-egg",
       await eggPoints(query, plotted),
       "Large circle: the query; small circles: " +
         (hits.length > MAX_PLOTTED ? "the first " + MAX_PLOTTED + " hits." : "the hits."),
     );
-    plot.id = "search-egg";
     out.replaceChildren(summary, plot, list);
   } catch (error) {
     showError(out, error);

@@ -45,7 +45,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import process from "node:process";
-import { ROOT } from "../helpers/process.ts";
+import { IS_DENO, ROOT } from "../helpers/process.ts";
 
 /** A command found in the docs, with where it was found. */
 interface Documented {
@@ -134,7 +134,8 @@ function documentedCommands(root: string): Documented[] {
 let copy = "";
 let globalBin = "";
 let env: Record<string, string> = {};
-const DENO = realpathSync(join(ROOT, "node_modules/.bin/deno"));
+/** The Deno executable itself (this file runs under Deno), not an npm launcher script that would start it. */
+const DENO = IS_DENO ? process.execPath : realpathSync(join(ROOT, "node_modules/.bin/deno"));
 
 function repositoryFiles(): string[] {
   const out = execFileSync("git", ["ls-files", "-z", "-c", "-o", "--exclude-standard"], { cwd: ROOT });
