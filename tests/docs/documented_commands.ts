@@ -4,8 +4,8 @@
  * suites: the commands are the subject, the runtime running this file is not.
  *
  * Which commands: every line of every fenced `sh` block (a trailing `\` joins lines, `# …` comments are dropped),
- * and every inline code span that starts with `deno task`, `npx deno task` or `npm run` (spans with a `<…>`
- * placeholder are prose). A new command in the docs is picked up by itself; one this file has no way to check
+ * and every inline code span that starts with `deno task`, `npx deno task` or `npm run` (spans with a `<name>`
+ * or `…` placeholder are prose). A new command in the docs is picked up by itself; one this file has no way to check
  * fails with a message saying so. Every task of deno.json must be documented.
  *
  * The copy: the repository's files (`git ls-files`, tracked and untracked-but-not-ignored) copied to a
@@ -102,7 +102,7 @@ export function commandsIn(markdown: string, file: string): Documented[] {
     if (inOther) return;
     for (const span of line.matchAll(/`([^`]+)`/g)) {
       const text = span[1]!.trim();
-      if (/^(npx deno task|deno task|npm run) /.test(text) && !text.includes("<")) {
+      if (/^(npx deno task|deno task|npm run) /.test(text) && !/[<…]/.test(text)) {
         found.push({ command: text, where: `${file}:${i + 1}` });
       }
     }
