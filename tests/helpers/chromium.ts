@@ -12,9 +12,12 @@ import process from "node:process";
 export const CHROMIUM_ENV = "CHEM_MCP_CHROMIUM";
 
 /** The one line printed when no Chromium is found: what to install, or which variable to set. */
-export const CHROMIUM_MISSING =
-  "No Chromium found for the browser test: install one with `apt-get install chromium` (Debian/Ubuntu) or " +
-  `\`npx playwright-core install chromium\`, or set ${CHROMIUM_ENV}=/path/to/chromium.`;
+export function chromiumMissing(): string {
+  const chosen = process.env[CHROMIUM_ENV];
+  const what = chosen ? `${CHROMIUM_ENV}=${chosen} does not exist` : "No Chromium found for the browser test";
+  return `${what}: install one with \`apt-get install chromium\` (Debian/Ubuntu) or ` +
+    `\`npx playwright-core install chromium\`, or set ${CHROMIUM_ENV}=/path/to/chromium.`;
+}
 
 /** Where Playwright keeps the browsers it downloads, per platform. */
 function playwrightCaches(): string[] {
@@ -52,12 +55,12 @@ function playwrightChromiums(): string[] {
 }
 
 /**
- * The first Chromium executable found, or undefined. A `CHEM_MCP_CHROMIUM` that names a missing file is
- * returned as is, so the launch fails on the path the user gave rather than on another one.
+ * The first Chromium executable found, or undefined. When `CHEM_MCP_CHROMIUM` is set, only that path counts, so
+ * a wrong path is reported rather than silently replaced by another Chromium.
  */
 export function findChromium(): string | undefined {
   const chosen = process.env[CHROMIUM_ENV];
-  if (chosen) return chosen;
+  if (chosen) return existsSync(chosen) ? chosen : undefined;
   const candidates = ["/usr/bin/chromium", "/usr/bin/chromium-browser", ...playwrightChromiums()];
   return candidates.find((path) => existsSync(path));
 }

@@ -10,7 +10,7 @@ import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
-import { CHROMIUM_MISSING, findChromium } from "../helpers/chromium.ts";
+import { chromiumMissing, findChromium } from "../helpers/chromium.ts";
 import { startWebApp, type WebAppServer } from "./server.ts";
 
 let server: WebAppServer | undefined;
@@ -19,7 +19,7 @@ const shots = mkdtempSync(join(tmpdir(), "chem-mcp-webapp-shots-"));
 
 before(async () => {
   const executablePath = findChromium();
-  assert.ok(executablePath, CHROMIUM_MISSING);
+  assert.ok(executablePath, chromiumMissing());
   server = await startWebApp();
   // A fresh profile per run (playwright takes --user-data-dir as the persistent context's directory).
   browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "chem-mcp-chromium-")), {
