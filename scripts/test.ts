@@ -7,8 +7,10 @@
  *   4. the end-to-end suites (stdio, SDK clients, HTTP) against the shipped artefacts: the single-executable
  *      binary run from a directory with no node_modules, and the npm tarball installed into an empty project and
  *      started with `npx chem-mcp`
+ *   5. every command of README.md and docs/*.md, run as written in a temporary copy of the repository
+ *      (tests/docs/documented_commands.ts, once: the commands are the subject, not the runtime)
  *
- * Usage: deno run -A scripts/test.ts [--only deno|node|artifacts]
+ * Usage: deno run -A scripts/test.ts [--only deno|node|artifacts|docs]
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -59,9 +61,9 @@ function stripAnsi(text: string): string {
   return text.replace(/\x1b\[[0-9;]*m/g, "");
 }
 
-async function denoTests(): Promise<Outcome> {
-  console.log("\n== deno test");
-  const { code, out } = await run(deno, ["test", "-A", "tests/"]);
+async function denoTests(title = "deno test", paths = ["tests/"]): Promise<Outcome> {
+  console.log(`\n== ${title}`);
+  const { code, out } = await run(deno, ["test", "-A", ...paths]);
   const m = /(\d+) passed(?: \((\d+) steps\))? \| (\d+) failed/.exec(
     stripAnsi(out).split("\n").reverse().join("\n"),
   );
@@ -165,8 +167,6 @@ async function npmPackageTests(): Promise<Outcome> {
 }
 
 const results: Outcome[] = [];
-// The browser test needs Debian's chromium; the script installs it once (apt) and is a no-op afterwards.
-results.push(await check("chromium for the browser test", "bash", ["scripts/setup_chromium.sh"]));
 results.push(await check("format", deno, ["fmt", "--check"]));
 results.push(await check("lint", deno, ["lint"]));
 results.push(await check("deno check", deno, ["check", "."]));
@@ -184,6 +184,9 @@ if (runs("artifacts")) {
   results.push(await seaBinaryTests());
   results.push(await npmPackageTests());
   if (HOST_TARGET) results.push(await compileScriptTests(HOST_TARGET));
+}
+if (runs("docs")) {
+  results.push(await denoTests("documented commands", ["tests/docs/documented_commands.ts"]));
 }
 
 const total = results.reduce((a, b) => ({ passed: a.passed + b.passed, failed: a.failed + b.failed }));

@@ -142,11 +142,23 @@ function mismatch(header: string, detail: string): ProtocolError {
   return new ProtocolError("header_mismatch", `Header ${header} ${detail}.`, { header });
 }
 
+/**
+ * What a legacy client (an `initialize` handshake) should do instead: HTTP serves only the modern dialect. Added
+ * to whichever error answers it first, so the code and status stay those of the spec's table.
+ */
+export const LEGACY_OVER_HTTP_HINT: string =
+  `This endpoint serves only the ${MODERN_PROTOCOL_VERSION} dialect, which has no 'initialize' handshake. ` +
+  `For the legacy handshake start the server over stdio (the default transport); over HTTP use a ` +
+  `${MODERN_PROTOCOL_VERSION} client, e.g. the v2 SDK client with versionNegotiation 'auto' or pinned to ` +
+  `${MODERN_PROTOCOL_VERSION}.`;
+
 /** Compares the mirrored headers with the body; throws the JSON-RPC error to send. */
 function checkMirroredHeaders(head: RequestHead, method: string, params: Record<string, unknown>): void {
   const version = single(head, "mcp-protocol-version");
   if (version === undefined) {
-    throw mismatch("MCP-Protocol-Version", `is required (${MODERN_PROTOCOL_VERSION})`);
+    const required = mismatch("MCP-Protocol-Version", `is required (${MODERN_PROTOCOL_VERSION})`);
+    if (method !== "initialize") throw required;
+    throw new ProtocolError("header_mismatch", `${required.message} ${LEGACY_OVER_HTTP_HINT}`, required.data);
   }
   if (!SUPPORTED_MODERN_VERSIONS.includes(version)) {
     throw new ProtocolError(
@@ -216,6 +228,12 @@ export async function serveBody(
     checkMirroredHeaders(head, request.method, request.params);
   } catch (error) {
     return rpcError(request.id ?? null, error);
+  }
+  if (request.method === "initialize") {
+    return rpcError(
+      request.id ?? null,
+      new ProtocolError("method_not_found", `Method not found: 'initialize'. ${LEGACY_OVER_HTTP_HINT}`),
+    );
   }
   const reply = await server.connect("modern-only").handleDecoded(decoded);
   if (!reply) return { status: 202 };

@@ -11,6 +11,7 @@
 import * as v from "valibot";
 import { ChemError } from "../errors.ts";
 import { readAtMost } from "../bytes.ts";
+import { boiledEggZones, eggDescriptors } from "../chem/boiled_egg.ts";
 import { ecfp4Bytes, tanimotoBytes } from "../chem/fingerprint.ts";
 import { coreProperties, LIPINSKI_THRESHOLDS, withParentMol } from "../chem/properties.ts";
 import { descriptors, MAX_SMILES_LENGTH, withMol } from "../chem/rdkit.ts";
@@ -71,6 +72,20 @@ export interface SimilarityHit {
   smiles: string;
   /** Tanimoto coefficient on ECFP4 (2048 bits), unrounded. */
   score: number;
+}
+
+/** One molecule's point on the BOILED-Egg plot (POST /boiled-egg). */
+export interface EggPoint {
+  /** The SMILES as sent. */
+  smiles: string;
+  /** WLOGP (Wildman–Crippen logP), 4 decimals. */
+  wlogp: number;
+  /** TPSA including S and P (as in the BOILED-Egg paper), Å², 2 decimals. */
+  tpsa: number;
+  /** Inside the white ellipse: passive gastrointestinal absorption predicted. */
+  gi_absorbed: boolean;
+  /** Inside the yolk ellipse: blood–brain barrier permeation predicted. */
+  bbb_penetrant: boolean;
 }
 
 /** An error that maps to one HTTP status and a JSON body `{error: {code, message}}`. */
@@ -168,6 +183,16 @@ const SimilarityRequest = v.strictObject(
     '{"query": "CCO", "library": ["CCO", "CCN"], "threshold": 0.3}.',
 );
 
+const EggRequest = v.strictObject(
+  {
+    smiles: v.array(
+      smilesField("smiles[i]"),
+      '\'smiles\' must be an array of SMILES strings, e.g. ["CCO", "c1ccccc1"].',
+    ),
+  },
+  'Send a JSON object with exactly one field, e.g. {"smiles": ["CCO", "c1ccccc1"]}.',
+);
+
 function parseWith<TSchema extends v.GenericSchema>(schema: TSchema, body: unknown): v.InferOutput<TSchema> {
   const result = v.safeParse(schema, body);
   if (result.success) return result.output;
@@ -226,6 +251,30 @@ export function similaritySearch(
     if (score >= threshold) hits.push({ index, smiles, score });
   });
   return hits.sort((a, b) => b.score - a.score || a.index - b.index);
+}
+
+/**
+ * BOILED-Egg points (Daina & Zoete 2016, src/chem/boiled_egg.ts) of each SMILES' largest component, in the order
+ * sent. Throws WebAppError 400 naming the first entry RDKit cannot parse.
+ *
+ * @example
+ * ```ts
+ * eggPoints(["CN1C(=O)CN=C(c2ccccc2)c2cc(Cl)ccc21"]); // diazepam: wlogp 3.1538, tpsa 32.67, both true
+ * ```
+ */
+export function eggPoints(smiles: readonly string[]): EggPoint[] {
+  return smiles.map((entry, index) =>
+    chem(`smiles[${index}]`, () =>
+      withParentMol(entry, (mol) => {
+        const { wlogp, tpsa } = eggDescriptors(mol);
+        return {
+          smiles: entry,
+          wlogp: round(wlogp, 4),
+          tpsa: round(tpsa, 2),
+          ...boiledEggZones(wlogp, tpsa),
+        };
+      }))
+  );
 }
 
 /**
@@ -345,6 +394,21 @@ const ROUTES: Readonly<Record<string, Route>> = {
       return json(similaritySearch(body.query, body.library, body.threshold));
     },
   },
+  "/boiled-egg": {
+    methods: ["POST"],
+    run: async (request, ctx) => {
+      const { smiles } = parseWith(EggRequest, await readJson(request, ctx.maxBodyBytes));
+      if (smiles.length > ctx.maxLibrarySize) {
+        throw new WebAppError(
+          413,
+          "LIBRARY_TOO_LARGE",
+          `smiles has ${smiles.length} entries; at most ${ctx.maxLibrarySize} are plotted per request. ` +
+            `Split it into several requests.`,
+        );
+      }
+      return json(eggPoints(smiles));
+    },
+  },
   "/depict": {
     methods: ["POST"],
     run: async (request, ctx) => {
@@ -387,7 +451,8 @@ export function createWebApp(options: WebAppOptions = {}): (request: Request) =>
       return errorResponse(
         404,
         "NOT_FOUND",
-        `No such path '${path}'. Paths: GET /, POST /descriptors, POST /similarity, POST /depict.`,
+        `No such path '${path}'. Paths: GET /, POST /descriptors, POST /similarity, POST /boiled-egg, ` +
+          `POST /depict.`,
       );
     }
     if (!route.methods.includes(request.method)) {

@@ -1,10 +1,13 @@
 /**
  * The single page of the sample web application (GET /): plain HTML, CSS and a small inline script that calls
  * POST /descriptors, /depict and /similarity. Every piece of user or server text is written with textContent;
- * depictions are shown through <img> from blob URLs, so SVG content can never run as a document.
+ * depictions are shown through <img> from blob URLs, so SVG content can never run as a document. The BOILED-Egg
+ * plot is inline SVG built by the script element by element (createElementNS, textContent), with the two
+ * ellipses of src/chem/boiled_egg.ts.
  *
  * @module
  */
+import { BOILED_EGG_WHITE, BOILED_EGG_YOLK } from "../chem/boiled_egg.ts";
 
 /** Content-Security-Policy of the page: no external resources, fetch only to this origin, images from blobs. */
 export const PAGE_CSP: string =
@@ -36,12 +39,35 @@ td { font-variant-numeric: tabular-nums; }
 ol.hits { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(310px, 1fr)); gap: 0.75rem; }
 .hit { border: 1px solid #8884; border-radius: 6px; padding: 0.5rem; }
 .hit code { word-break: break-all; }
+figure.egg { margin: 1rem 0 0; }
+figure.egg svg { max-width: 100%; height: auto; font: 12px system-ui, sans-serif; }
+figure.egg figcaption { font-size: 0.9rem; }
+.egg .area { fill: #d0d7de; }
+.egg .white { fill: #ffffff; stroke: #57606a; stroke-width: 1; }
+.egg .yolk { fill: #ffd966; stroke: #9a6700; stroke-width: 1; }
+.egg .axis { stroke: currentColor; stroke-width: 1; fill: none; }
+.egg text { fill: currentColor; }
+.egg circle { stroke: #fff; stroke-width: 1; }
+.egg circle.query { stroke: #000; stroke-width: 2.5; }
+.egg .bbb { fill: #c2410c; }
+.egg .gi { fill: #1d4ed8; }
+.egg .none { fill: #6b21a8; }
+ul.legend { list-style: none; padding: 0; margin: 0.25rem 0 0; display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; font-size: 0.9rem; }
+ul.legend span { display: inline-block; width: 0.8rem; height: 0.8rem; border-radius: 50%; margin-right: 0.35rem; vertical-align: -0.05rem; }
+ul.legend .bbb { background: #c2410c; }
+ul.legend .gi { background: #1d4ed8; }
+ul.legend .none { background: #6b21a8; }
 `;
+
+const EGG_ELLIPSES = JSON.stringify({ white: BOILED_EGG_WHITE, yolk: BOILED_EGG_YOLK });
 
 const SCRIPT = `
 "use strict";
 const $ = (id) => document.getElementById(id);
 const MAX_DEPICTED = 24;
+const MAX_PLOTTED = 200;
+const EGG = ${EGG_ELLIPSES};
+const SVG_NS = "http://www.w3.org/2000/svg";
 let blobUrls = [];
 
 async function post(path, body) {
@@ -77,6 +103,127 @@ function el(tag, text, cls) {
   return node;
 }
 
+// BOILED-Egg plot (Daina & Zoete 2016): TPSA (x, Å²) against WLOGP (y), white and yolk ellipses, one point per
+// molecule coloured by the server's verdict.
+const EGG_CLASSES = {
+  bbb: "BBB permeant (in the yolk)",
+  gi: "GI absorbed, not BBB permeant (in the white only)",
+  none: "Neither (outside both ellipses)",
+};
+
+function eggClass(p) {
+  return p.bbb_penetrant ? "bbb" : p.gi_absorbed ? "gi" : "none";
+}
+
+function svg(tag, attrs, text) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// Outline of an ellipse given in data units (rotation in the TPSA–WLOGP plane), as a closed polygon.
+function ellipsePath(e, x, y) {
+  const theta = (e.angle * Math.PI) / 180;
+  const parts = [];
+  for (let i = 0; i < 180; i++) {
+    const t = (2 * Math.PI * i) / 180;
+    const u = (e.width / 2) * Math.cos(t);
+    const v = (e.height / 2) * Math.sin(t);
+    const tpsa = e.tpsa + u * Math.cos(theta) - v * Math.sin(theta);
+    const wlogp = e.wlogp + u * Math.sin(theta) + v * Math.cos(theta);
+    parts.push((i === 0 ? "M" : "L") + x(tpsa).toFixed(2) + "," + y(wlogp).toFixed(2));
+  }
+  return parts.join(" ") + " Z";
+}
+
+function eggPlot(id, points, caption) {
+  const W = 480, H = 340, left = 52, right = 14, top = 12, bottom = 46;
+  const tpsaMax = Math.max(160, Math.ceil((Math.max(...points.map((p) => p.tpsa)) + 10) / 20) * 20);
+  const wMin = Math.min(-4, Math.floor(Math.min(...points.map((p) => p.wlogp)) - 0.5));
+  const wMax = Math.max(8, Math.ceil(Math.max(...points.map((p) => p.wlogp)) + 0.5));
+  const x = (tpsa) => left + (tpsa / tpsaMax) * (W - left - right);
+  const y = (wlogp) => top + ((wMax - wlogp) / (wMax - wMin)) * (H - top - bottom);
+  const root = svg("svg", { viewBox: "0 0 " + W + " " + H, width: W, height: H, role: "img" });
+  const area = { x: left, y: top, width: W - left - right, height: H - top - bottom };
+  // The yolk reaches slightly below TPSA 0: the ellipses are clipped to the axes (the geometry is unchanged).
+  const clip = svg("clipPath", { id: id + "-clip" });
+  clip.append(svg("rect", area));
+  const defs = svg("defs", {});
+  defs.append(clip);
+  const clipped = "url(#" + id + "-clip)";
+  root.append(
+    svg("title", {}, "BOILED-Egg plot: " + caption),
+    defs,
+    svg("rect", { class: "area", ...area }),
+    svg("path", { class: "white", d: ellipsePath(EGG.white, x, y), "clip-path": clipped }),
+    svg("path", { class: "yolk", d: ellipsePath(EGG.yolk, x, y), "clip-path": clipped }),
+    svg("path", { class: "axis", d: "M" + left + "," + top + " V" + (H - bottom) + " H" + (W - right) }),
+  );
+  const xStep = tpsaMax > 240 ? 40 : 20;
+  for (let t = 0; t <= tpsaMax; t += xStep) {
+    root.append(
+      svg("path", { class: "axis", d: "M" + x(t) + "," + (H - bottom) + " v5" }),
+      svg("text", { x: x(t), y: H - bottom + 18, "text-anchor": "middle" }, String(t)),
+    );
+  }
+  for (let w = wMin; w <= wMax; w += 2) {
+    root.append(
+      svg("path", { class: "axis", d: "M" + left + "," + y(w) + " h-5" }),
+      svg("text", { x: left - 8, y: y(w) + 4, "text-anchor": "end" }, String(w)),
+    );
+  }
+  root.append(
+    svg("text", { x: (left + W - right) / 2, y: H - 8, "text-anchor": "middle" }, "TPSA (Å²)"),
+    svg("text", {
+      x: 14,
+      y: (top + H - bottom) / 2,
+      "text-anchor": "middle",
+      transform: "rotate(-90 14 " + (top + H - bottom) / 2 + ")",
+    }, "WLOGP"),
+  );
+  // Hits first, so the query is drawn on top.
+  for (const p of [...points].reverse()) {
+    const cls = eggClass(p);
+    const dot = svg("circle", {
+      class: cls + (p.role === "query" ? " query" : ""),
+      cx: x(p.tpsa).toFixed(2),
+      cy: y(p.wlogp).toFixed(2),
+      r: p.role === "query" ? 7 : 5,
+      "data-role": p.role,
+      "data-class": cls,
+      "data-smiles": p.smiles,
+      "data-tpsa": p.tpsa,
+      "data-wlogp": p.wlogp,
+    });
+    dot.append(svg(
+      "title",
+      {},
+      (p.role === "query" ? "Query " : "Hit ") + p.smiles + ": WLOGP " + p.wlogp.toFixed(2) + ", TPSA " +
+        p.tpsa.toFixed(2) + " Å², " + EGG_CLASSES[cls],
+    ));
+    root.append(dot);
+  }
+  const figure = el("figure", undefined, "egg");
+  figure.id = id;
+  const legend = el("ul", undefined, "legend");
+  for (const [cls, text] of Object.entries(EGG_CLASSES)) {
+    const item = el("li");
+    item.append(el("span", undefined, cls), text);
+    legend.append(item);
+  }
+  const note = "BOILED-Egg (Daina & Zoete, ChemMedChem 2016): white = passive gastrointestinal absorption, " +
+    "yolk = blood–brain barrier permeation; WLOGP = Wildman–Crippen logP, TPSA including S and P. " + caption;
+  figure.append(root, legend, el("figcaption", note));
+  return figure;
+}
+
+async function eggPoints(query, hits) {
+  const smiles = [query, ...hits];
+  const points = await (await post("/boiled-egg", { smiles })).json();
+  return points.map((p, i) => ({ ...p, role: i === 0 ? "query" : "hit" }));
+}
+
 function showError(target, error) {
   target.replaceChildren(el("p", "Error: " + error.message, "error"));
 }
@@ -93,9 +240,10 @@ $("mol-form").addEventListener("submit", async (event) => {
   out.setAttribute("aria-busy", "true");
   out.replaceChildren(el("p", "Computing…"));
   try {
-    const [d, img] = await Promise.all([
+    const [d, img, egg] = await Promise.all([
       post("/descriptors", { smiles }).then((r) => r.json()),
       depiction(smiles, "2D structure of " + smiles),
+      eggPoints(smiles, []),
     ]);
     const table = el("table");
     table.id = "descriptors";
@@ -126,7 +274,8 @@ $("mol-form").addEventListener("submit", async (event) => {
     verdict.id = "verdict";
     const info = el("div");
     info.append(table, verdict);
-    out.replaceChildren(img, info);
+    const plot = eggPlot("mol-egg", egg, "Large circle: " + smiles + ".");
+    out.replaceChildren(img, info, plot);
   } catch (error) {
     showError(out, error);
   } finally {
@@ -166,7 +315,14 @@ $("search-form").addEventListener("submit", async (event) => {
       if (rank < MAX_DEPICTED) item.append(await depiction(hit.smiles, "2D structure of " + hit.smiles));
       list.append(item);
     }
-    out.replaceChildren(summary, list);
+    const plotted = hits.slice(0, MAX_PLOTTED).map((hit) => hit.smiles);
+    const plot = eggPlot(
+      "search-egg",
+      await eggPoints(query, plotted),
+      "Large circle: the query; small circles: " +
+        (hits.length > MAX_PLOTTED ? "the first " + MAX_PLOTTED + " hits." : "the hits."),
+    );
+    out.replaceChildren(summary, plot, list);
   } catch (error) {
     showError(out, error);
   } finally {
@@ -181,7 +337,7 @@ export const PAGE_HTML: string = `<!doctype html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>chem-mcp sample: descriptors and similarity search</title>
+<title>chem-mcp sample: descriptors, BOILED-Egg and similarity search</title>
 <style>${STYLE}</style>
 </head>
 <body>
@@ -196,7 +352,7 @@ export const PAGE_HTML: string = `<!doctype html>
 <label for="smiles">SMILES</label>
 <input id="smiles" name="smiles" required autocomplete="off" spellcheck="false" value="CC(=O)Oc1ccccc1C(=O)O"
   aria-describedby="smiles-hint">
-<p id="smiles-hint" class="hint">For example aspirin, CC(=O)Oc1ccccc1C(=O)O. Salts are reduced to their largest component.</p>
+<p id="smiles-hint" class="hint">For example aspirin, CC(=O)Oc1ccccc1C(=O)O. Salts are reduced to their largest component. The result shows the depiction, the descriptors and the molecule on the BOILED-Egg plot.</p>
 <button type="submit">Depict and compute</button>
 </form>
 <div id="mol-result" class="result" aria-live="polite"></div>

@@ -197,6 +197,33 @@ test("http 404: other paths and unknown methods (initialize, ping, resources/*, 
   }
 });
 
+test("http: a legacy initialize is told to use stdio or a 2026-07-28 client, within the spec's error table", async () => {
+  // What a legacy client sends first: initialize, no MCP-Protocol-Version header (that check answers first).
+  const handshake = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "legacy", version: "1" } },
+  };
+  const { "MCP-Protocol-Version": _version, ...withoutVersion } = mcpHeaders("initialize");
+  const bare = await send(handshake, withoutVersion);
+  assert.equal(bare.status, 400);
+  const bareError = JSON.parse(bare.body).error as { code: number; message: string };
+  assert.equal(bareError.code, -32020);
+  assert.match(bareError.message, /^Header MCP-Protocol-Version is required \(2026-07-28\)\. /);
+  assert.match(bareError.message, /over stdio/);
+  assert.match(bareError.message, /versionNegotiation 'auto'/);
+  // With the header, initialize is an unknown method over HTTP (-32601, 404), with the same advice.
+  const withHeader = await send(handshake, mcpHeaders("initialize"));
+  assert.equal(withHeader.status, 404);
+  const error = JSON.parse(withHeader.body).error as { code: number; message: string };
+  assert.equal(error.code, -32601);
+  assert.match(error.message, /^Method not found: 'initialize'\. .*over stdio/);
+  // Any other method without the header keeps the short message.
+  const other = await send(rpc("tools/list"), { ...withoutVersion, "Mcp-Method": "tools/list" });
+  assert.equal(JSON.parse(other.body).error.message, "Header MCP-Protocol-Version is required (2026-07-28).");
+});
+
 test("http 405: every method but POST, with Allow: POST (OPTIONS too)", async () => {
   for (const method of ["GET", "OPTIONS", "DELETE", "PUT", "HEAD"]) {
     const r = await rawRequest(

@@ -1,32 +1,29 @@
 /**
- * The sample web application's page in a real headless Chromium (playwright-core driving /usr/bin/chromium):
- * types a SMILES, reads the descriptors and verdict off the page, runs a similarity search, and saves a
- * screenshot. Fails (never skips) when Chromium is missing: run scripts/setup_chromium.sh.
+ * The sample web application's page in a real headless Chromium (playwright-core driving the Chromium that
+ * tests/helpers/chromium.ts finds; nothing is installed): types a SMILES, reads the descriptors and verdict off the
+ * page, runs a similarity search, and saves a screenshot. Fails (never skips) with one line naming the install
+ * command when no Chromium is found.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, statSync } from "node:fs";
+import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { chromiumMissing, findChromium } from "../helpers/chromium.ts";
 import { startWebApp, type WebAppServer } from "./server.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
 
 let server: WebAppServer | undefined;
 let browser: BrowserContext | undefined;
 const shots = mkdtempSync(join(tmpdir(), "chem-mcp-webapp-shots-"));
 
 before(async () => {
-  assert.ok(
-    existsSync(CHROMIUM),
-    `${CHROMIUM} not found: the browser test needs Chromium. Run scripts/setup_chromium.sh (apt-get install ` +
-      `chromium), then rerun the tests.`,
-  );
+  const executablePath = findChromium();
+  assert.ok(executablePath, chromiumMissing());
   server = await startWebApp();
   // A fresh profile per run (playwright takes --user-data-dir as the persistent context's directory).
   browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "chem-mcp-chromium-")), {
-    executablePath: CHROMIUM,
+    executablePath,
     viewport: { width: 1100, height: 900 },
     headless: true,
     args: [
@@ -58,6 +55,51 @@ async function openPage(): Promise<Page> {
   // Any script error or CSP violation on load fails the test.
   assert.deepEqual(errors, []);
   return page;
+}
+
+/** Where a plotted point lies, read from the SVG geometry the page drew (not from the server's verdict). */
+interface PlottedPoint {
+  role: string;
+  cls: string;
+  smiles: string;
+  tpsa: number;
+  wlogp: number;
+  inYolk: boolean;
+  inWhite: boolean;
+}
+
+/** Every point of one BOILED-Egg figure, with its position tested against the drawn ellipses' fill. */
+function plottedPoints(page: Page, figure: string): Promise<PlottedPoint[]> {
+  // Runs in the page; typed structurally because Deno's type check has no DOM lib.
+  return page.locator(`${figure} svg`).evaluate((root) => {
+    type Geometry = { isPointInFill(point: unknown): boolean };
+    type Node = { getAttribute(name: string): string | null };
+    const svg = root as unknown as { querySelector(s: string): unknown; querySelectorAll(s: string): Node[] };
+    const yolk = svg.querySelector("path.yolk") as Geometry;
+    const white = svg.querySelector("path.white") as Geometry;
+    const DOMPointCtor =
+      (globalThis as unknown as { DOMPoint: new (x: number, y: number) => unknown }).DOMPoint;
+    return [...svg.querySelectorAll("circle")].map((c) => {
+      const point = new DOMPointCtor(Number(c.getAttribute("cx")), Number(c.getAttribute("cy")));
+      return {
+        role: c.getAttribute("data-role")!,
+        cls: c.getAttribute("data-class")!,
+        smiles: c.getAttribute("data-smiles")!,
+        tpsa: Number(c.getAttribute("data-tpsa")),
+        wlogp: Number(c.getAttribute("data-wlogp")),
+        inYolk: yolk.isPointInFill(point),
+        inWhite: white.isPointInFill(point),
+      };
+    });
+  });
+}
+
+/** The drawn geometry agrees with the server's verdict for every point (yolk ⇒ BBB, white ⇒ GI). */
+function assertGeometryMatchesVerdicts(points: PlottedPoint[]): void {
+  for (const p of points) {
+    const expected = p.inYolk ? "bbb" : p.inWhite ? "gi" : "none";
+    assert.equal(p.cls, expected, `${p.smiles} (TPSA ${p.tpsa}, WLOGP ${p.wlogp}) drawn as ${expected}`);
+  }
 }
 
 test("descriptors and Lipinski verdict of a typed SMILES appear on the page", async () => {
@@ -94,6 +136,34 @@ test("descriptors and Lipinski verdict of a typed SMILES appear on the page", as
   await page.close();
 });
 
+test("BOILED-Egg: a BBB-penetrant molecule is drawn in the yolk, a poorly absorbed one outside the white", async () => {
+  const page = await openPage();
+  const smilesBox = page.getByLabel("SMILES", { exact: true });
+  const compute = page.getByRole("button", { name: "Depict and compute" });
+  // Diazepam crosses the blood–brain barrier (WLOGP 3.15, TPSA 32.67 Å²).
+  await smilesBox.fill("CN1C(=O)CN=C(c2ccccc2)c2cc(Cl)ccc21");
+  await compute.click();
+  await page.locator("#mol-egg circle.query").waitFor({ timeout: 30_000 });
+  const [diazepam] = await plottedPoints(page, "#mol-egg");
+  assert.deepEqual(
+    { ...diazepam, smiles: undefined },
+    { role: "query", cls: "bbb", smiles: undefined, tpsa: 32.67, wlogp: 3.1538, inYolk: true, inWhite: true },
+  );
+  assert.match(await page.locator("#mol-egg svg").textContent() ?? "", /TPSA \(Å²\).*WLOGP/);
+  await page.locator("#mol-egg").screenshot({ path: join(shots, "boiled_egg_diazepam.png") });
+
+  // Lactulose, an osmotic laxative that is not absorbed (TPSA 189.53 Å², WLOGP −5.40): outside the white.
+  await smilesBox.fill("OCC1OC(OC2C(CO)OC(O)(CO)C2O)C(O)C(O)C1O");
+  await compute.click();
+  await page.locator("#mol-egg circle[data-smiles^='OCC1OC(OC2']").waitFor({ timeout: 30_000 });
+  const [lactulose] = await plottedPoints(page, "#mol-egg");
+  assert.equal(lactulose!.cls, "none");
+  assert.equal(lactulose!.inWhite, false);
+  assert.equal(lactulose!.inYolk, false);
+  assert.equal(lactulose!.tpsa, 189.53);
+  await page.close();
+});
+
 test("similarity search ranks the library and depicts the hits", async () => {
   const page = await openPage();
   // Descriptors first, so the screenshot shows both halves of the page filled in.
@@ -116,6 +186,39 @@ test("similarity search ranks the library and depicts the hits", async () => {
   assert.ok(texts.every((t) => !t.endsWith(" c1ccccc1")));
   await page.locator("#hits img").nth(texts.length - 1).waitFor();
   assert.equal(await page.locator("#hits img").count(), texts.length);
+  // The search's BOILED-Egg plot: the query plus one point per hit, each drawn where its verdict says.
+  const points = await plottedPoints(page, "#search-egg");
+  assert.deepEqual(points.map((p) => p.role).sort(), ["query", ...texts.map(() => "hit")].sort());
+  assertGeometryMatchesVerdicts(points);
+
+  // Threshold 0 plots the whole library, one molecule of each class: limonene (TPSA 0, in the yolk but left of
+  // the white's tip), caffeine (white only), lactulose (neither).
+  await page.getByLabel(/^Library/).fill(
+    ["CC1=CCC(CC1)C(=C)C", "Cn1cnc2c1c(=O)n(C)c(=O)n2C", "OCC1OC(OC2C(CO)OC(O)(CO)C2O)C(O)C(O)C1O"].join(
+      "\n",
+    ),
+  );
+  await page.getByLabel(/^Threshold/).fill("0");
+  await page.getByRole("button", { name: "Search" }).click();
+  await page.locator("#search-summary", { hasText: "3 of 3" }).waitFor({ timeout: 30_000 });
+  const all = await plottedPoints(page, "#search-egg");
+  assertGeometryMatchesVerdicts(all);
+  const classOf = (smiles: string) => all.find((p) => p.role === "hit" && p.smiles === smiles)?.cls;
+  assert.deepEqual(
+    [
+      classOf("CC1=CCC(CC1)C(=C)C"),
+      classOf("Cn1cnc2c1c(=O)n(C)c(=O)n2C"),
+      classOf("OCC1OC(OC2C(CO)OC(O)(CO)C2O)C(O)C(O)C1O"),
+    ],
+    ["bbb", "gi", "none"],
+  );
+  const limonene = all.find((p) => p.smiles === "CC1=CCC(CC1)C(=C)C")!;
+  assert.deepEqual(
+    [limonene.inYolk, limonene.inWhite],
+    [true, false],
+    "limonene: in the yolk, not the white",
+  );
+  await page.locator("#hits img").nth(2).waitFor();
   const file = join(shots, "webapp.png");
   await page.screenshot({ path: file, fullPage: true });
   assert.ok(statSync(file).size > 10_000, `screenshot written to ${file}`);

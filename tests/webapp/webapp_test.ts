@@ -5,13 +5,15 @@
  * Reference values: aspirin MW 180.16 g/mol, TPSA 63.6 Å² (PubChem CID 2244, computed by Cactvs), Crippen logP
  * 1.31 (Wildman & Crippen 1999 as implemented in RDKit), Lipinski donors 1 (COOH) and acceptors 4 (O atoms).
  * Cyclosporin A MW 1202.6 g/mol (PubChem CID 5284373), Lipinski donors 5 (4 NH + 1 OH) and acceptors 23
- * (11 N + 12 O): a textbook rule-of-five failure.
+ * (11 N + 12 O): a textbook rule-of-five failure. Diazepam TPSA 32.7 Å² (PubChem CID 3016), inside the BOILED-Egg
+ * yolk (a drug that acts in the brain); lactulose, a laxative that is not absorbed, outside the white.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { rdkit } from "../../src/chem/rdkit.ts";
+import { boiledEgg } from "../../src/chem/boiled_egg.ts";
 import { startWebApp, type WebAppServer } from "./server.ts";
 
 const ASPIRIN = "CC(=O)Oc1ccccc1C(=O)O";
@@ -284,6 +286,53 @@ test("POST /similarity: 413 LIBRARY_TOO_LARGE over 10,000 entries; exactly 10,00
   assert.equal(hits[9_999]!.index, 9_999);
 });
 
+test("POST /boiled-egg: one point per SMILES in order, as the boiled_egg tool computes them", async () => {
+  const DIAZEPAM = "CN1C(=O)CN=C(c2ccccc2)c2cc(Cl)ccc21";
+  const LACTULOSE = "OCC1OC(OC2C(CO)OC(O)(CO)C2O)C(O)C(O)C1O";
+  const CAFFEINE = "Cn1cnc2c1c(=O)n(C)c(=O)n2C";
+  const res = await post("/boiled-egg", { smiles: [DIAZEPAM, LACTULOSE, CAFFEINE, `${DIAZEPAM}.Cl`] });
+  assert.equal(res.status, 200);
+  const points = await res.json() as Record<string, unknown>[];
+  assert.deepEqual(points.map((p) => p.smiles), [DIAZEPAM, LACTULOSE, CAFFEINE, `${DIAZEPAM}.Cl`]);
+  assert.deepEqual(Object.keys(points[0]!).sort(), [
+    "bbb_penetrant",
+    "gi_absorbed",
+    "smiles",
+    "tpsa",
+    "wlogp",
+  ]);
+  assert.ok(Math.abs((points[0]!.tpsa as number) - 32.7) < 0.05, `diazepam TPSA ${points[0]!.tpsa}`);
+  assert.deepEqual(points.map((p) => [p.gi_absorbed, p.bbb_penetrant]), [
+    [true, true],
+    [false, false],
+    [true, false],
+    [true, true],
+  ]);
+  for (const [i, smiles] of [DIAZEPAM, LACTULOSE, CAFFEINE].entries()) {
+    const tool = boiledEgg(smiles);
+    assert.deepEqual(
+      [points[i]!.wlogp, points[i]!.tpsa, points[i]!.gi_absorbed, points[i]!.bbb_penetrant],
+      [tool.logp, tool.tpsa, tool.gi_absorbed, tool.bbb_penetrant],
+      smiles,
+    );
+  }
+  assert.deepEqual(
+    { ...points[3], smiles: DIAZEPAM },
+    points[0],
+    "a salt is plotted as its largest component",
+  );
+});
+
+test("POST /boiled-egg: 400 naming the invalid entry; 413 over 10,000 entries; empty list", async () => {
+  assert.match(
+    await expectError(await post("/boiled-egg", { smiles: ["CCO", "c1cccc1"] }), 400, "INVALID_SMILES"),
+    /^smiles\[1\]: /,
+  );
+  await expectError(await post("/boiled-egg", { smiles: "CCO" }), 400, "INVALID_REQUEST");
+  await expectError(await post("/boiled-egg", { smiles: Array(10_001).fill("C") }), 413, "LIBRARY_TOO_LARGE");
+  assert.deepEqual(await (await post("/boiled-egg", { smiles: [] })).json(), []);
+});
+
 test("POST /depict: returns RDKit SVG of 300 x 220", async () => {
   const res = await post("/depict", { smiles: ASPIRIN });
   assert.equal(res.status, 200);
@@ -325,6 +374,7 @@ test("page, methods and paths: 405 with Allow for a wrong method", async () => {
 test("page, methods and paths: 404 for an unknown path, listing the paths", async () => {
   const msg = await expectError(await fetch(new URL("/nope", server.url)), 404, "NOT_FOUND");
   assert.match(msg, /POST \/descriptors/);
+  assert.match(msg, /POST \/boiled-egg/);
   await expectError(await post("/descriptors/", { smiles: "CCO" }), 404, "NOT_FOUND");
 });
 
