@@ -149,6 +149,7 @@ export function imageSize(tag: string): number {
 /** The size a registry would store: the image pushed to an OCI layout with gzip-compressed layers, in bytes. */
 export function compressedSize(tag: string, dir: string): number {
   rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dirname(dir), { recursive: true });
   run("buildah", ["push", "--quiet", "--compression-format", "gzip", tag, `oci:${dir}`]);
   const total = run("du", ["-sb", `${dir}/blobs`]).split("\t")[0];
   rmSync(dir, { recursive: true, force: true });
