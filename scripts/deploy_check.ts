@@ -381,6 +381,9 @@ async function throughput(
   up: (names: string[]) => () => Promise<boolean>,
   replicas: Started[],
 ): Promise<void> {
+  const fresh = replicas.map((r) => rssMiB(r.child.pid!));
+  // Warm both replicas (JIT, heap growth) so the 1-replica figure is not also the cold-start figure.
+  await load(lbPort, 2, expectBody, []);
   const rps: number[] = [];
   for (const count of [1, 2]) {
     if (count === 1) await haproxy(socket, "disable server replicas/r2");
@@ -401,19 +404,20 @@ async function throughput(
     `      throughput 2 replicas / 1 replica: ${(rps[1]! / rps[0]!).toFixed(2)}x on ${cores()} cores`,
   );
   const idle = replicas.map((r) => rssMiB(r.child.pid!));
-  // Each replica's first worker-isolated calls start its tool workers (two per process).
+  // Worker-isolated calls, two at a time, start both of a replica's tool workers (they start on demand).
   for (const replica of replicas) {
     for (let i = 0; i < 4; i++) {
-      await post(replica.port, toolCall("generate_3d", { smiles: "c1ccccc1O" }));
-      await post(replica.port, toolCall("smarts_match", { smiles: "c1ccccc1O", smarts: "[OX2H]" }));
+      await Promise.all([
+        post(replica.port, toolCall("generate_3d", { smiles: "c1ccccc1O" })),
+        post(replica.port, toolCall("smarts_match", { smiles: "c1ccccc1O", smarts: "[OX2H]" })),
+      ]);
     }
   }
   const withWorkers = replicas.map((r) => rssMiB(r.child.pid!));
+  const mib = (figures: number[]) => `${figures.map((m) => m.toFixed(0)).join(", ")} MiB`;
   console.log(
-    `      RSS per replica after load, tool workers not yet used: ${
-      idle.map((m) => m.toFixed(0)).join(", ")
-    } ` +
-      `MiB; after tool calls that start the workers: ${withWorkers.map((m) => m.toFixed(0)).join(", ")} MiB`,
+    `      RSS per replica: started ${mib(fresh)}; after the load, tool workers not yet used ${mib(idle)}; ` +
+      `after tool calls that start both tool workers ${mib(withWorkers)}`,
   );
 }
 
