@@ -193,8 +193,25 @@ async function imageChecks(): Promise<void> {
     const root = buildah("mount", name);
     // The image's own entrypoint, with port 0 instead of 3000 so a busy port on this machine cannot interfere.
     const args = Entrypoint.map((arg, i) => (Entrypoint[i - 1] === "--port" ? "0" : arg));
-    server = await startListening("/usr/sbin/chroot", [`--userspec=${User}`, root, ...args], {});
-    await imageAnswers(server, Entrypoint);
+    // In a PID namespace of its own the server is process 1, as in a container.
+    server = await startListening("/usr/bin/unshare", [
+      "--pid",
+      "--fork",
+      "--kill-child",
+      "/usr/sbin/chroot",
+      `--userspec=${User}`,
+      root,
+      ...args,
+    ], {});
+    // chroot execs the binary, so the namespace's first process is the server itself.
+    const pid = Number(execFileSync("pgrep", ["-P", String(server.child.pid)], { encoding: "utf8" }).trim());
+    await imageAnswers(server.port, pid, Entrypoint);
+    const exited = new Promise<boolean>((done) => server!.child.once("exit", () => done(true)));
+    process.kill(pid, "SIGTERM");
+    check(
+      "as a container's first process the server exits on SIGTERM",
+      await Promise.race([exited, sleep(5000).then(() => false)]),
+    );
   } catch (error) {
     check("binary runs from the image's root file system", false, String(error));
   } finally {
@@ -204,24 +221,22 @@ async function imageChecks(): Promise<void> {
   }
 }
 
-async function imageAnswers(server: Started, entrypoint: string[]): Promise<void> {
-  // chroot execs the binary in its own process, so the child is the server itself.
-  const pid = server.child.pid!;
+async function imageAnswers(port: number, pid: number, entrypoint: string[]): Promise<void> {
   check(
     "entrypoint serves Streamable HTTP on 0.0.0.0 as the image's user (chroot, empty environment)",
     entrypoint[0] === IMAGE_BINARY && entrypoint.includes("0.0.0.0") && uid(pid) === IMAGE_UID,
     `${entrypoint.join(" ")}; uid ${uid(pid)}`,
   );
-  const discover = await post(server.port, mcpRequest("server/discover"));
+  const discover = await post(port, mcpRequest("server/discover"));
   const versions = (discover.json?.result as { supportedVersions?: string[] } | undefined)?.supportedVersions;
   check("image answers server/discover", discover.status === 200 && versions?.[0] === "2026-07-28");
-  const canonical = await post(server.port, toolCall("canonical_smiles", { smiles: "OCC" }));
+  const canonical = await post(port, toolCall("canonical_smiles", { smiles: "OCC" }));
   check(
     "image answers tools/call canonical_smiles",
     structured(canonical.json)?.canonical_smiles === "CCO",
     `OCC -> ${structured(canonical.json)?.canonical_smiles}`,
   );
-  const threeD = await post(server.port, toolCall("generate_3d", { smiles: "CCO" }));
+  const threeD = await post(port, toolCall("generate_3d", { smiles: "CCO" }));
   const xyz = String(structured(threeD.json)?.xyz ?? "");
   check(
     "image answers tools/call generate_3d (in a tool worker)",
@@ -229,8 +244,8 @@ async function imageAnswers(server: Started, entrypoint: string[]): Promise<void
     `${xyz.split("\n")[0]} atoms, RSS ${rssMiB(pid).toFixed(0)} MiB`,
   );
   // On a non-loopback bind the DNS-rebinding Host check is off; the Origin check stays.
-  const foreignHost = await post(server.port, mcpRequest("server/discover"), { host: "chem-mcp.internal" });
-  const foreignOrigin = await post(server.port, mcpRequest("server/discover"), {
+  const foreignHost = await post(port, mcpRequest("server/discover"), { host: "chem-mcp.internal" });
+  const foreignOrigin = await post(port, mcpRequest("server/discover"), {
     origin: "https://elsewhere.example",
   });
   check(
