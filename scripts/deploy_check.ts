@@ -27,6 +27,7 @@ const WORK = resolve(".cache/deploy");
 const BINARY = resolve(".cache/image/chem-mcp");
 const CONNECTIONS = 16;
 const MiB = 2 ** 20;
+const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
 
 let passed = 0;
 let failed = 0;
@@ -86,6 +87,14 @@ function structured(json: Record<string, unknown> | undefined): Record<string, u
 function rssMiB(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))!;
   return Number(line.split(/\s+/)[1]) / 1024;
+}
+
+/** User plus system CPU time of a process (all its threads), in seconds. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the parenthesised command name; utime and stime are the 14th and 15th of the whole line.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 
 function uid(pid: number): number {
@@ -381,7 +390,7 @@ async function replicaChecks(): Promise<void> {
     if (!check("HAProxy marks both replicas up", await until(up(["r1", "r2"]), 15_000))) return;
     const expected = await post(lbPort, LOAD);
     const expectBody = JSON.stringify(expected.json);
-    await throughput(lbPort, socket, expectBody, up, replicas);
+    await throughput(lbPort, socket, expectBody, up, replicas, balancer.pid!);
     await failover(lbPort, socket, expectBody, replicas, up);
   } finally {
     await stop(balancer);
@@ -395,8 +404,11 @@ async function throughput(
   expectBody: string,
   up: (names: string[]) => () => Promise<boolean>,
   replicas: Started[],
+  balancerPid: number,
 ): Promise<void> {
   const fresh = replicas.map((r) => rssMiB(r.child.pid!));
+  const replicaCpu = () => replicas.reduce((sum, r) => sum + cpuSeconds(r.child.pid!), 0);
+  let cpu = { replicas: 0, balancer: 0 };
   // Warm both replicas (JIT, heap growth) so the 1-replica figure is not also the cold-start figure.
   await load(lbPort, 2, expectBody, []);
   // Two rounds of 1 then 2 replicas, so a change in the machine's other load falls on both figures alike.
@@ -408,7 +420,12 @@ async function throughput(
       await haproxy(socket, "enable server replicas/r2");
       await until(up(["r1", "r2"]), 10_000);
     }
+    const before = { replicas: replicaCpu(), balancer: cpuSeconds(balancerPid) };
     const result = await load(lbPort, SECONDS, expectBody, []) as unknown as LoadResult;
+    cpu = {
+      replicas: cpu.replicas + replicaCpu() - before.replicas,
+      balancer: cpu.balancer + cpuSeconds(balancerPid) - before.balancer,
+    };
     answered[count] += result["2xx"];
     failedAt[count] += failures(result);
   }
@@ -422,6 +439,13 @@ async function throughput(
         `failed ${failedAt[count]}`,
     );
   }
+  // CPU time per request does not depend on how much of the machine other work takes, unlike req/s.
+  const requests = answered[1] + answered[2];
+  const replicaMs = (1000 * cpu.replicas) / requests;
+  console.log(
+    `      CPU per request: replica ${replicaMs.toFixed(2)} ms (${(1000 / replicaMs).toFixed(0)} req/s per ` +
+      `core), HAProxy ${((1000 * cpu.balancer) / requests).toFixed(2)} ms`,
+  );
   const direct = await directRps(replicas[0]!.port, CONNECTIONS, 150);
   console.log(
     `      1 replica without the proxy (a fresh connection per request, ${CONNECTIONS} at once): ` +
