@@ -297,8 +297,11 @@ async function serverStats(socket: string): Promise<Map<string, ServerStat>> {
   const stats = new Map<string, ServerStat>();
   for (const line of rows) {
     const row = line.split(",");
-    if (column(row, "pxname") !== "replicas" || !/^r\d+$/.test(column(row, "svname"))) continue;
-    stats.set(column(row, "svname"), {
+    const frontend = column(row, "pxname") === "mcp" && column(row, "svname") === "FRONTEND";
+    if (!frontend && (column(row, "pxname") !== "replicas" || !/^r\d+$/.test(column(row, "svname")))) {
+      continue;
+    }
+    stats.set(frontend ? "frontend" : column(row, "svname"), {
       status: column(row, "status"),
       stot: Number(column(row, "stot")),
       hrsp2xx: Number(column(row, "hrsp_2xx")),
@@ -326,7 +329,8 @@ function load(port: number, seconds: number, expectBody: string, samples: Sample
     method: "POST",
     connections: CONNECTIONS,
     duration: seconds,
-    headers: LOAD.headers,
+    // The name clients use for the service, not the replicas' loopback address.
+    headers: { ...LOAD.headers, host: "chem-mcp.example.org" },
     body: LOAD.body,
     expectBody,
     timeout: 40,
@@ -541,6 +545,12 @@ async function failover(
       `(non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}, ` +
       `wrong body ${result.mismatches}); marked down ${downAfterMs.toFixed(0)} ms after the kill; ` +
       `HAProxy retried ${retried}, redispatched ${redispatched}`,
+  );
+  const upstream = ["r1", "r2"].reduce((n, r) => n + after.get(r)!.stot - (before.get(r)?.stot ?? 0), 0);
+  console.log(
+    `      connections: autocannon opened ${after.get("frontend")!.stot - before.get("frontend")!.stot} to ` +
+      `HAProxy for its ${result["2xx"]} requests (kept alive); HAProxy opened ${upstream} to the replicas ` +
+      `(one per request and retry: the server closes after each answer)`,
   );
   const served = after.get("r2")!.hrsp2xx - atRejoin.hrsp2xx;
   check(

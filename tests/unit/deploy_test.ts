@@ -18,7 +18,7 @@ import {
 } from "../../deploy/manifests.ts";
 import { createServer } from "../../src/server.ts";
 import { RequestReader } from "../../src/transport/h1.ts";
-import { checkHead, serveBody } from "../../src/transport/streamable.ts";
+import { checkHead, isLoopbackHost, serveBody } from "../../src/transport/streamable.ts";
 import { ROOT } from "../helpers/process.ts";
 
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
@@ -99,4 +99,17 @@ test("the HAProxy health check is a server/discover request the endpoint answers
   assert.match(read("deploy/haproxy.cfg"), /http-check expect status 200/);
   const answer = JSON.parse(String(response.body)) as { result: { supportedVersions: string[] } };
   assert.deepEqual(answer.result.supportedVersions, ["2026-07-28"]);
+});
+
+test("HAProxy names loopback replicas by a loopback Host, which their Host guard accepts", () => {
+  const line = read("deploy/haproxy.cfg").split("\n").find((l) =>
+    l.trim().startsWith("http-request set-header Host")
+  );
+  const host = haproxyWords(line!.trim())[3]!;
+  assert.ok(isLoopbackHost(host), host);
+  const client = parseHead(
+    `POST /mcp HTTP/1.1\r\nHost: chem-mcp.example.org\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n`,
+  )!;
+  const refused = checkHead(client, { loopbackBind: true, allowedOrigins: new Set() });
+  assert.equal(refused.kind === "respond" && refused.response.status, 403);
 });
