@@ -97,6 +97,13 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 
+/** True when the process sees its root file system mounted read-only. */
+function rootReadOnly(pid: number): boolean {
+  const root = readFileSync(`/proc/${pid}/mounts`, "utf8").split("\n").map((line) => line.split(" "))
+    .findLast((fields) => fields[1] === "/");
+  return root?.[3]?.split(",").includes("ro") ?? false;
+}
+
 function uid(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("Uid:"))!;
   return Number(line.split(/\s+/)[1]);
@@ -202,17 +209,25 @@ async function imageChecks(): Promise<void> {
     const root = buildah("mount", name);
     // The image's own entrypoint, with port 0 instead of 3000 so a busy port on this machine cannot interfere.
     const args = Entrypoint.map((arg, i) => (Entrypoint[i - 1] === "--port" ? "0" : arg));
-    // In a PID namespace of its own the server is process 1, as in a container.
+    // In a PID namespace of its own the server is process 1, as in a container; in a mount namespace of its own
+    // the root file system is read-only, as the Deployment's readOnlyRootFilesystem makes it.
+    const readOnly = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec /usr/sbin/chroot "$@"';
     server = await startListening("/usr/bin/unshare", [
       "--pid",
       "--fork",
       "--kill-child",
-      "/usr/sbin/chroot",
+      "--mount",
+      "--propagation",
+      "private",
+      "/usr/bin/sh",
+      "-c",
+      `PATH=/usr/bin:/bin; ${readOnly}`,
+      root,
       `--userspec=${User}`,
       root,
       ...args,
     ], {});
-    // chroot execs the binary, so the namespace's first process is the server itself.
+    // sh and chroot exec, so the namespace's first process is the server itself.
     const pid = Number(execFileSync("pgrep", ["-P", String(server.child.pid)], { encoding: "utf8" }).trim());
     await imageAnswers(server.port, pid, Entrypoint);
     const exited = new Promise<boolean>((done) => server!.child.once("exit", () => done(true)));
@@ -232,9 +247,12 @@ async function imageChecks(): Promise<void> {
 
 async function imageAnswers(port: number, pid: number, entrypoint: string[]): Promise<void> {
   check(
-    "entrypoint serves Streamable HTTP on 0.0.0.0 as the image's user (chroot, empty environment)",
-    entrypoint[0] === IMAGE_BINARY && entrypoint.includes("0.0.0.0") && uid(pid) === IMAGE_UID,
-    `${entrypoint.join(" ")}; uid ${uid(pid)}`,
+    "entrypoint serves Streamable HTTP on 0.0.0.0 as the image's user (chroot, read-only root, empty environment)",
+    entrypoint[0] === IMAGE_BINARY && entrypoint.includes("0.0.0.0") && uid(pid) === IMAGE_UID &&
+      rootReadOnly(pid),
+    `${entrypoint.join(" ")}; uid ${uid(pid)}, root mounted ${
+      rootReadOnly(pid) ? "read-only" : "read-write"
+    }`,
   );
   const discover = await post(port, mcpRequest("server/discover"));
   const versions = (discover.json?.result as { supportedVersions?: string[] } | undefined)?.supportedVersions;
