@@ -60,7 +60,7 @@ export function deployment(image = `${APP}:${VERSION}`): Deployment {
             imagePullPolicy: "IfNotPresent",
             ports: [{ name: "http", containerPort: CONTAINER_PORT, protocol: "TCP" }],
             resources: {
-              requests: { cpu: "1", memory: "320Mi" },
+              requests: { cpu: "1", memory: "384Mi" },
               limits: { cpu: "2", memory: "512Mi" },
             },
             securityContext: {
