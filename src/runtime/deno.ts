@@ -52,5 +52,10 @@ function spawnToolWorker(): WorkerHandle {
 
 /** Runs the server with Deno's arguments and exits with its status. */
 export async function run(): Promise<void> {
+  // As in src/runtime/node.ts: a container's first process has no default signal action. (Windows has no SIGTERM.)
+  if (Deno.build.os !== "windows") {
+    Deno.addSignalListener("SIGTERM", () => Deno.exit(143));
+    Deno.addSignalListener("SIGINT", () => Deno.exit(130));
+  }
   Deno.exit(await main(Deno.args, denoPlatform));
 }

@@ -79,5 +79,9 @@ function spawnToolWorker(): WorkerHandle {
   };
 }
 
+// A container's first process gets no default signal action: without handlers SIGTERM and SIGINT would be
+// ignored there, and a pod would wait out its whole termination grace period before being killed.
+process.once("SIGTERM", () => process.exit(143));
+process.once("SIGINT", () => process.exit(130));
 // No top-level await: the single-executable build bundles this file as CommonJS.
 main(process.argv.slice(2), nodePlatform).then((code) => (process.exitCode = code));
