@@ -292,6 +292,9 @@ async function localEquivalent(command: string): Promise<string> {
   if (local.includes("/usr/local/bin/chem-mcp")) {
     local = local.replace("/usr/local/bin/chem-mcp", await releaseBinary());
   }
+  // A bare `chem-mcp` is the release binary installed on PATH; `&` (run in the background) is the test's job.
+  if (/^chem-mcp /.test(local)) local = local.replace(/^chem-mcp /, `${await releaseBinary()} `);
+  local = local.replace(/\s*&$/, "");
   return local.replace(/--port \d+/, "--port 0");
 }
 
@@ -304,7 +307,7 @@ const isTestCommand = (c: string) =>
 function checkTestCommand(): void {
   // The command running this file: CI runs exactly it, and both ways run the same script.
   const ci = readFileSync(join(copy, ".ci/run"), "utf8");
-  assert.match(ci, /^npm ci && npm test --silent$/m, ".ci/run runs the README's test command");
+  assert.match(ci, /^\(npm ci && npm test --silent\) 2>&1/m, ".ci/run runs the README's test command");
   const pkg = JSON.parse(readFileSync(join(copy, "package.json"), "utf8")) as {
     scripts: Record<string, string>;
   };
@@ -342,7 +345,10 @@ async function checkStdioServer(command: string): Promise<void> {
 }
 
 async function checkHttpServer(command: string): Promise<void> {
-  const { match, stop } = await startServer(await localEquivalent(command), /127\.0\.0\.1:(\d+)/);
+  const { match, stop } = await startServer(
+    await localEquivalent(command),
+    /(?:127\.0\.0\.1|0\.0\.0\.0):(\d+)/,
+  );
   try {
     const res = await fetch(`http://127.0.0.1:${match[1]}/mcp`, {
       method: "POST",
@@ -401,15 +407,17 @@ async function checkTask(command: string): Promise<void> {
     assert.ok(embedded > 5 && embedded < 32, `${command}: ${embedded.toFixed(1)} MiB embedded`);
     return;
   }
-  const before = name === "docs" ? readFileSync(join(copy, "docs/tools.md"), "utf8") : "";
+  // Tasks that regenerate a committed file must leave it as committed.
+  const generated = { docs: "docs/tools.md", k8s: "deploy/kubernetes.yaml" }[name ?? ""];
+  const before = generated ? readFileSync(join(copy, generated), "utf8") : "";
   const result = await run(command);
   ok(result, command);
   if (name === "build:sea") {
     const answer = await run(`printf '%s\\n' '${CANONICAL_CALL}' | ${join(copy, "dist/bin/chem-mcp")}`);
     assert.match(answer.stdout, /"canonical_smiles":"CCO"/);
   }
-  if (name === "docs") {
-    assert.equal(readFileSync(join(copy, "docs/tools.md"), "utf8"), before, "docs/tools.md is current");
+  if (generated) {
+    assert.equal(readFileSync(join(copy, generated), "utf8"), before, `${generated} is current`);
   }
 }
 
@@ -418,9 +426,60 @@ async function checkNpmRun(command: string): Promise<void> {
   if (command === "npm run build") assert.ok(existsSync(join(copy, "dist/src/runtime/node.js")));
 }
 
+const isDeployCheck = (c: string) => /^(npx )?deno task deploy:check$|^npm run deploy:check$/.test(c);
+const isImageBuild = (c: string) => /^(npx )?deno task image$/.test(c);
+const isBalancer = (c: string) => /(^|\s)haproxy -f deploy\/haproxy\.cfg$/.test(c);
+/** Commands that need the outside world (a registry to push to, a cluster), with what checks their input here. */
+const OUTSIDE_WORLD: readonly [RegExp, string][] = [
+  [
+    /^buildah push localhost\/chem-mcp:\S+ docker:\/\/\S+$/,
+    "a remote registry (the image it pushes is built by deploy:check)",
+  ],
+  [
+    /^kubectl apply -f deploy\/kubernetes\.yaml$/,
+    "a cluster (tests/unit/deploy_test.ts validates the manifests)",
+  ],
+];
+
+/**
+ * The deployment check needs root, buildah and haproxy, so the test command (which installs nothing) does not
+ * run it; `.ci/run` runs it right after the test command. Checked here: `.ci/run`, the task and the npm script
+ * run the same script, and that script builds the image with scripts/build_image.ts (`deno task image`) and
+ * starts HAProxy with deploy/haproxy.cfg and the environment variables docs/deploy.md shows.
+ */
+function checkDeployment(command: string): void {
+  const ci = readFileSync(join(copy, ".ci/run"), "utf8");
+  assert.match(ci, /^npx deno task deploy:check 2>&1/m, ".ci/run runs the deployment check");
+  const pkg = JSON.parse(readFileSync(join(copy, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  const deno = JSON.parse(readFileSync(join(copy, "deno.json"), "utf8")) as { tasks: Record<string, string> };
+  assert.equal(deno.tasks["deploy:check"], "env deno run -A scripts/deploy_check.ts");
+  assert.equal(pkg.scripts["deploy:check"], "deno run -A scripts/deploy_check.ts");
+  assert.equal(deno.tasks.image, "env deno run -A scripts/build_image.ts");
+  const script = readFileSync(join(copy, "scripts/deploy_check.ts"), "utf8");
+  assert.match(
+    script,
+    /from "\.\/build_image\.ts"/,
+    `${command}: the check builds the image the task builds`,
+  );
+  if (isBalancer(command)) {
+    assert.match(script, /resolve\("deploy\/haproxy\.cfg"\)/, "the check runs HAProxy on deploy/haproxy.cfg");
+    for (const name of command.matchAll(/(CHEM_MCP_[A-Z_0-9]+)=/g)) {
+      assert.ok(
+        readFileSync(join(copy, "deploy/haproxy.cfg"), "utf8").includes(name[1]!),
+        `${name[1]} is read`,
+      );
+    }
+  }
+}
+
 /** Runs one documented command and checks its effect; fails for a command no check covers. */
 async function check(command: string): Promise<void> {
   if (isTestCommand(command)) return checkTestCommand();
+  if (isDeployCheck(command) || isImageBuild(command) || isBalancer(command)) return checkDeployment(command);
+  const outside = OUTSIDE_WORLD.find(([pattern]) => pattern.test(command));
+  if (outside) return assert.ok(outside[1], `${command} needs ${outside[1]}`);
   if (isInspector(command)) return await checkInspector(command);
   if (isHttpServer(command)) return await checkHttpServer(command);
   if (isWebApp(command)) return await checkWebApp(command);
