@@ -227,11 +227,12 @@ function pairTerms(g: MolGraph, types: readonly DreidingType[]): PairTerms {
   const n = g.atoms.length;
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
-      if (excluded.has(pairKey(i, j))) continue;
+      const pair = pairKey(i, j);
+      if (excluded.has(pair)) continue;
       const p = pairVdw(types[i]!, types[j]!);
       list.push(i, j);
       r0.push(p.r0);
-      d0.push(oneFour.has(pairKey(i, j)) ? ONE_FOUR_VDW_SCALE * p.d0 : p.d0);
+      d0.push(oneFour.has(pair) ? ONE_FOUR_VDW_SCALE * p.d0 : p.d0);
     }
   }
   return { atoms: Int32Array.from(list), r0: Float64Array.from(r0), d0: Float64Array.from(d0) };
