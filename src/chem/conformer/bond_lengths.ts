@@ -35,8 +35,7 @@ import type { GraphBond, MolGraph } from "./graph.ts";
 import { bondLength, type DreidingType } from "./parameters.ts";
 
 /** Citation of MMFF94's bond parameters. */
-export const MMFF94_REFERENCE =
-  "Halgren, J. Comput. Chem. 1996, 17, 490-519, doi:10.1002/(SICI)1096-987X(199604)17:5/6<490::AID-JCC1>3.0.CO;2-P";
+export const MMFF94_REFERENCE = "Halgren, J. Comput. Chem. 1996, 17, 490-519";
 
 /** A row is used only where DREIDING's R_I + R_J − δ differs from MMFF94's r0 by this much or more, Å. */
 export const REPLACEMENT_THRESHOLD = 0.02;
