@@ -22,7 +22,6 @@ Output: tests/data/reference/geometry.json, per molecule its id, SMILES, atom co
 Usage: /usr/bin/python3 scripts/reference/geometry.py  (needs `apt-get install -y python3-rdkit`)
 """
 import datetime
-import json
 import os
 import re
 import sys
@@ -30,6 +29,8 @@ import time
 
 from rdkit import Chem, RDLogger, rdBase
 from rdkit.Chem import AllChem
+
+import json_format
 
 RDLogger.DisableLog("rdApp.*")
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -101,14 +102,6 @@ def reference_geometry(smiles):
     return mh.GetNumAtoms(), bonds, not_converged == 0
 
 
-def compact_json(document):
-    """JSON with one molecule per line, so a regenerated fixture diffs line by line."""
-    head = {key: value for key, value in document.items() if key != "molecules"}
-    text = json.dumps(head, indent=1, ensure_ascii=False)[:-2]
-    rows = ",\n".join(json.dumps(m, separators=(",", ":")) for m in document["molecules"])
-    return f'{text},\n "molecules": [\n{rows}\n ]\n}}\n'
-
-
 def main():
     started = time.time()
     molecules = []
@@ -145,7 +138,7 @@ def main():
         "molecules": molecules,
     }
     with open(OUT, "w") as handle:
-        handle.write(compact_json(document))
+        handle.write(json_format.dumps(document))
     counts = ", ".join(f"{reason}: {len(ids)}" for reason, ids in sorted(skipped.items()))
     print(f"{len(molecules)} molecules written to {os.path.relpath(OUT, ROOT)}; skipped: {counts or 'none'}")
 

@@ -19,11 +19,12 @@ Atom indices are those of Chem.AddHs (heavy atoms in SMILES order); "H" means th
 Usage: /usr/bin/python3 scripts/reference/mmff_bond_lengths.py
 """
 import datetime
-import json
 import os
 
 from rdkit import Chem, RDLogger, rdBase
 from rdkit.Chem import AllChem
+
+import json_format
 
 RDLogger.DisableLog("rdApp.*")
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -144,9 +145,7 @@ def main():
         "rows": rows,
     }
     with open(OUT, "w") as handle:
-        head = json.dumps(document["provenance"], indent=1, ensure_ascii=False)
-        body = ",\n".join(json.dumps(r, ensure_ascii=False) for r in rows)
-        handle.write(f'{{\n "provenance": {head},\n "rows": [\n{body}\n ]\n}}\n')
+        handle.write(json_format.dumps(document))
     print(f"{len(rows)} rows written to {os.path.relpath(OUT, ROOT)}")
     for r in rows:
         flag = " (empirical rule)" if r["rule"] else ""

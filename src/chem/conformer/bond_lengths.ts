@@ -230,7 +230,7 @@ export function environment(g: MolGraph, types: readonly DreidingType[], i: numb
   return atom.charge > 0 ? `${type}+` : atom.charge < 0 ? `${type}-` : type;
 }
 
-/** True when the bond joins a centre to one of its terminal oxygens that resonance makes equivalent. */
+/** The centre atom when the bond joins it to one of its terminal oxygens that resonance makes equivalent, else null. */
 function resonanceOxygen(g: MolGraph, bond: GraphBond): number | null {
   for (const [centre, o] of [[bond.a, bond.b], [bond.b, bond.a]] as const) {
     const terminal = terminalOxygens(g, centre);
