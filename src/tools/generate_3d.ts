@@ -1,11 +1,13 @@
 import * as v from "valibot";
 import {
+  BOND_LENGTH_ROWS,
   DEFAULT_MAX_ITERATIONS,
   DEFAULT_TIME_LIMIT_MS,
   DREIDING_REFERENCE,
   generate3d,
   MAX_3D_HEAVY_ATOMS,
   MAX_ITERATIONS_LIMIT,
+  MMFF94_REFERENCE,
   RMS_GRADIENT_TOLERANCE,
 } from "../chem/conformer/index.ts";
 import { round } from "../chem/identity.ts";
@@ -18,7 +20,13 @@ export const GENERATE_3D_METHOD: string =
   "signed-volume and cis/trans restraints, relaxed through a fourth dimension), then unrestrained L-BFGS " +
   `minimisation with the DREIDING force field (${DREIDING_REFERENCE}): harmonic bonds, cosine-harmonic ` +
   "angles, torsions, planar inversions and Lennard-Jones 12-6 van der Waals; no electrostatics, no explicit " +
-  "hydrogen-bond term. One local minimum, not a conformer search.";
+  "hydrogen-bond term. Two departures from plain DREIDING: (1) where DREIDING's bond-radius rule is 0.02 Å or " +
+  `more from MMFF94's reference length, the bond takes MMFF94's r0 (${MMFF94_REFERENCE}; ` +
+  `${BOND_LENGTH_ROWS.length} bond classes: C–H on sp2 and sp carbon, single bonds between or next to π atoms, ` +
+  "amide, aniline, nitro and hydrazine N, sulfonyl, sulfinyl and phosphoryl groups, Si, aryl halides; table in " +
+  "docs/data/dreiding.md); (2) 1-4 van der Waals well depths are halved, as in AMBER (Cornell et al., J. Am. " +
+  "Chem. Soc. 1995, 117, 5179), since full-strength 1-4 terms stretch crowded single bonds. One local minimum, " +
+  "not a conformer search.";
 
 const terms = v.object({
   bond: num("Bond-stretch energy, kcal/mol."),

@@ -2,13 +2,14 @@
  * generate_3d over the drug set of tests/data/drugs50.ts (63 molecules: macrocycles, a cyclic peptide, fused,
  * bridged, spiro and caged rings, charged species and a salt).
  *
- * References: DREIDING natural bond lengths R_I + R_J − 0.01 Å from the radii of Table I (Mayo, Olafson & Goddard,
- * J. Phys. Chem. 1990, 94, 8897, doi:10.1021/j100389a010); sp3 angle 109.47°; van der Waals radii of Bondi
+ * References: natural bond lengths, DREIDING's R_I + R_J − 0.01 Å from the radii of Table I (Mayo, Olafson & Goddard,
+ * J. Phys. Chem. 1990, 94, 8897, doi:10.1021/j100389a010) or, where that rule is known to be off, MMFF94's r0
+ * (src/chem/conformer/bond_lengths.ts); sp3 angle 109.47°; van der Waals radii of Bondi
  * (J. Phys. Chem. 1964, 68, 441, doi:10.1021/j100785a001) for the clash criterion, and DREIDING's own R0; stereo
  * descriptors by RDKit, read back from the 3D coordinates.
  *
  * DREIDING keeps 1-4 van der Waals interactions at full strength, which stretches crowded single bonds: in this
- * set C_3–C_3 bonds average about +0.03 Å over 1.53 Å (up to +0.10 Å in paclitaxel). Single bonds between heavy
+ * set C_3–C_3 bonds average about +0.03 Å over their natural length (up to +0.10 Å in paclitaxel). Single bonds between heavy
  * atoms are therefore held to their mean (≤ 0.035 Å) and a tangle bound (≤ 0.12 Å); C–H, C=O, C=C and aromatic
  * bonds are held to 0.03 Å (each bond or the median, as stated per test).
  */
@@ -21,7 +22,8 @@ import { prepareMolecule } from "../../src/chem/conformer/molecule.ts";
 import type { MolGraph } from "../../src/chem/conformer/graph.ts";
 import { pairKey } from "../../src/chem/conformer/graph.ts";
 import { excludedPairs } from "../../src/chem/conformer/forcefield.ts";
-import { bondLength, type DreidingType, pairVdw } from "../../src/chem/conformer/parameters.ts";
+import { type DreidingType, pairVdw } from "../../src/chem/conformer/parameters.ts";
+import { naturalBondLength } from "../../src/chem/conformer/bond_lengths.ts";
 import { signedVolume, stereoTargets } from "../../src/chem/conformer/stereo.ts";
 import { dihedral } from "../../src/chem/conformer/energy.ts";
 import { angleDegrees, distance } from "../../src/chem/conformer/quality.ts";
@@ -98,7 +100,7 @@ test("every molecule converges (RMS gradient < 0.01 kcal/mol/Å) with a non-incr
   }
 });
 
-/** Deviations r − R0 of the bonds between the two types (either order, given bond order). */
+/** Deviations r − R0 (the natural length) of the bonds between the two types (either order, given bond order). */
 function deviations(a: DreidingType, b: DreidingType, order: number): number[] {
   const out: number[] = [];
   for (const { c, graph } of RUNS) {
@@ -106,7 +108,7 @@ function deviations(a: DreidingType, b: DreidingType, order: number): number[] {
       const ta = c.atomTypes[bond.a]!;
       const tb = c.atomTypes[bond.b]!;
       if (bond.order !== order || !((ta === a && tb === b) || (ta === b && tb === a))) continue;
-      out.push(distance(c.coordinates, bond.a, bond.b) - bondLength(a, b));
+      out.push(distance(c.coordinates, bond.a, bond.b) - naturalBondLength(graph, c.atomTypes, bond));
     }
   }
   return out;
@@ -116,7 +118,7 @@ const median = (v: number[]) => [...v].sort((p, q) => p - q)[Math.floor(v.length
 const mean = (v: number[]) => v.reduce((p, q) => p + q, 0) / v.length;
 const maxAbs = (v: number[]) => Math.max(...v.map(Math.abs));
 
-test("C–H (1.09 Å) and C=O (1.22 Å): every bond within 0.03 Å", () => {
+test("C–H and C=O: every bond within 0.03 Å of its natural length", () => {
   const ch = deviations("C_3", "H_", 1);
   const co = deviations("C_2", "O_2", 2);
   assert.ok(ch.length > 500 && co.length > 50);
@@ -124,7 +126,7 @@ test("C–H (1.09 Å) and C=O (1.22 Å): every bond within 0.03 Å", () => {
   assert.ok(maxAbs(co) <= 0.03, `C=O ${maxAbs(co)}`);
 });
 
-test("aromatic C:C (1.39 Å), C=C (1.33 Å) and C–O (1.42 Å): median within 0.03 Å, every bond within 0.06 Å", () => {
+test("aromatic C:C, C=C and C–O: median within 0.03 Å of the natural length, every bond within 0.06 Å", () => {
   for (const [a, b, order] of [["C_R", "C_R", 1.5], ["C_2", "C_2", 2], ["C_3", "O_3", 1]] as const) {
     const d = deviations(a, b, order);
     assert.ok(d.length > 15, `${a}-${b}`);
@@ -133,7 +135,7 @@ test("aromatic C:C (1.39 Å), C=C (1.33 Å) and C–O (1.42 Å): median within 0
   }
 });
 
-test("C–C (1.53 Å) and C–N (1.462 Å) single bonds: mean within 0.035 Å, every bond within 0.11 Å", () => {
+test("C–C and C–N single bonds: mean within 0.035 Å of the natural length, every bond within 0.11 Å", () => {
   for (const [a, b] of [["C_3", "C_3"], ["C_3", "N_3"]] as const) {
     const d = deviations(a, b, 1);
     assert.ok(d.length > 50, `${a}-${b}`);
@@ -142,10 +144,10 @@ test("C–C (1.53 Å) and C–N (1.462 Å) single bonds: mean within 0.035 Å, e
   }
 });
 
-test("rings closed and nothing tangled: every bond within 0.12 Å of its DREIDING length", () => {
+test("rings closed and nothing tangled: every bond within 0.12 Å of its natural length", () => {
   for (const { name, c, graph } of RUNS) {
     for (const bond of graph.bonds) {
-      const r0 = bondLength(c.atomTypes[bond.a]!, c.atomTypes[bond.b]!);
+      const r0 = naturalBondLength(graph, c.atomTypes, bond);
       const r = distance(c.coordinates, bond.a, bond.b);
       assert.ok(
         Math.abs(r - r0) <= 0.12,

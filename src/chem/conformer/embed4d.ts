@@ -12,8 +12,8 @@
  * @module
  */
 import type { ForceField } from "./forcefield.ts";
-import type { MolGraph } from "./graph.ts";
-import { bondLength, type DreidingType, hybridOf, VALENCE } from "./parameters.ts";
+import { type MolGraph, pairKey } from "./graph.ts";
+import { type DreidingType, hybridOf, VALENCE } from "./parameters.ts";
 import { minimize } from "./optimizer.ts";
 import type { StereoTargets } from "./stereo.ts";
 
@@ -61,19 +61,21 @@ export function embed4dModel(g: MolGraph, ff: ForceField, targets: StereoTargets
   const atoms: number[] = [];
   const target: number[] = [];
   const k: number[] = [];
-  for (const bond of g.bonds) {
+  const natural = new Map<string, number>();
+  g.bonds.forEach((bond, m) => {
     atoms.push(bond.a, bond.b);
-    target.push(bondLength(types[bond.a]!, types[bond.b]!));
+    target.push(ff.bonds.r0[m]!);
     k.push(BOND_K);
-  }
+    natural.set(pairKey(bond.a, bond.b), ff.bonds.r0[m]!);
+  });
   g.neighbors.forEach((nbrs, j) => {
     const theta = centreAngle(types[j]!, nbrs.length);
     for (let a = 0; a < nbrs.length; a++) {
       for (let b = a + 1; b < nbrs.length; b++) {
         const i = nbrs[a]!;
         const l = nbrs[b]!;
-        const ra = bondLength(types[i]!, types[j]!);
-        const rb = bondLength(types[l]!, types[j]!);
+        const ra = natural.get(pairKey(i, j))!;
+        const rb = natural.get(pairKey(l, j))!;
         atoms.push(i, l);
         target.push(Math.sqrt(ra * ra + rb * rb - 2 * ra * rb * Math.cos(theta)));
         k.push(ANGLE_K);

@@ -2,7 +2,8 @@
  * The DREIDING terms of one molecule, flattened into typed arrays (Mayo, Olafson & Goddard, J. Phys. Chem. 1990,
  * 94, 8897, doi:10.1021/j100389a010):
  *
- * - bonds: harmonic, E = ½ k (r − R0)², k = 700·n kcal/mol/Å², R0 = R_I + R_J − 0.01 Å;
+ * - bonds: harmonic, E = ½ k (r − R0)², k = 700·n kcal/mol/Å², R0 = R_I + R_J − 0.01 Å, except for the bond
+ *   classes where that rule is known to be off, which take MMFF94's r0 (./bond_lengths.ts);
  * - angles: cosine-harmonic, E = ½ C (cos θ − cos θ0)², C = K / sin²θ0, K = 100 kcal/mol/rad², θ0 of the centre;
  *   linear centres E = K (1 + cos θ);
  * - torsions: E = ½ V [1 − cos(n(φ − φ0))] with V of the paper's case divided by the number of dihedrals about the
@@ -10,20 +11,22 @@
  * - inversions at planar centres (X_2, X_R with three neighbours): E = K_I (1 − cos ψ), K_I = 40 kcal/mol shared
  *   over the three choices of axis, ψ the angle between the axis bond and the plane of the other two;
  * - van der Waals: Lennard-Jones 12-6 over every pair not bonded (1-2) and not sharing a neighbour (1-3); 1-4
- *   pairs are included in full. Electrostatics and the explicit hydrogen-bond term are not used (the paper's
- *   default without charges).
+ *   pairs with their well depth scaled by {@link ONE_FOUR_VDW_SCALE} (½, as in AMBER; DREIDING itself keeps them
+ *   in full, which stretches crowded single bonds). Electrostatics and the explicit hydrogen-bond term are not
+ *   used (the paper's default without charges).
  *
  * @module
  */
+import { naturalBondLength } from "./bond_lengths.ts";
 import type { MolGraph } from "./graph.ts";
 import { pairKey } from "./graph.ts";
 import {
   ANGLE_FORCE_CONSTANT,
   BOND_FORCE_CONSTANT,
-  bondLength,
   type DreidingType,
   hybridOf,
   INVERSION_FORCE_CONSTANT,
+  ONE_FOUR_VDW_SCALE,
   pairVdw,
   torsionCase,
   VALENCE,
@@ -107,7 +110,7 @@ function bondTerms(g: MolGraph, types: readonly DreidingType[]): BondTerms {
     atoms[2 * i + 1] = bond.b;
     // A zero-order (dative/ionic) bond in RDKit still needs a spring to keep the fragment together.
     k[i] = BOND_FORCE_CONSTANT * Math.max(bond.order, 1);
-    r0[i] = bondLength(types[bond.a]!, types[bond.b]!);
+    r0[i] = naturalBondLength(g, types, bond);
   });
   return { atoms, k, r0 };
 }
@@ -203,19 +206,33 @@ export function excludedPairs(g: MolGraph): Set<string> {
   return excluded;
 }
 
+/** Keys ({@link pairKey}) of the pairs three bonds apart that are not also bonded or 1-3 (checked by the caller). */
+function oneFourPairs(g: MolGraph): Set<string> {
+  const out = new Set<string>();
+  for (const bond of g.bonds) {
+    for (const i of g.neighbors[bond.a]!) {
+      if (i === bond.b) continue;
+      for (const l of g.neighbors[bond.b]!) if (l !== bond.a && l !== i) out.add(pairKey(i, l));
+    }
+  }
+  return out;
+}
+
 function pairTerms(g: MolGraph, types: readonly DreidingType[]): PairTerms {
   const excluded = excludedPairs(g);
+  const oneFour = oneFourPairs(g);
   const list: number[] = [];
   const r0: number[] = [];
   const d0: number[] = [];
   const n = g.atoms.length;
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
-      if (excluded.has(pairKey(i, j))) continue;
+      const pair = pairKey(i, j);
+      if (excluded.has(pair)) continue;
       const p = pairVdw(types[i]!, types[j]!);
       list.push(i, j);
       r0.push(p.r0);
-      d0.push(p.d0);
+      d0.push(oneFour.has(pair) ? ONE_FOUR_VDW_SCALE * p.d0 : p.d0);
     }
   }
   return { atoms: Int32Array.from(list), r0: Float64Array.from(r0), d0: Float64Array.from(d0) };

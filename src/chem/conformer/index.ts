@@ -3,8 +3,9 @@
  * (Mayo, Olafson & Goddard, J. Phys. Chem. 1990, 94, 8897, doi:10.1021/j100389a010).
  *
  * RDKit parses the SMILES, adds hydrogens and draws the 2D layout (./molecule.ts); atoms get DREIDING types
- * (./typing.ts) and terms (./forcefield.ts, ./parameters.ts); ./pipeline.ts places the atoms by rule, sets the
- * stereochemistry with restraints and minimises with pure DREIDING (L-BFGS, ./optimizer.ts). A structure is only
+ * (./typing.ts) and terms (./forcefield.ts, ./parameters.ts, with MMFF94 bond lengths where DREIDING's radius
+ * rule is known to be off, ./bond_lengths.ts); ./pipeline.ts places the atoms by rule, sets the stereochemistry
+ * with restraints and minimises without restraints (L-BFGS, ./optimizer.ts). A structure is only
  * returned when every stereocentre and stereo double bond of the SMILES survives; otherwise EMBEDDING_FAILED.
  *
  * @module
@@ -22,6 +23,7 @@ import { assignTypes } from "./typing.ts";
 import { toXyz } from "./xyz.ts";
 
 export { DREIDING_REFERENCE } from "./parameters.ts";
+export { BOND_LENGTH_ROWS, MMFF94_REFERENCE } from "./bond_lengths.ts";
 export type { DreidingType } from "./parameters.ts";
 export type { EnergyBreakdown } from "./energy.ts";
 

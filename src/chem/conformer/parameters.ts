@@ -23,6 +23,15 @@ export const ANGLE_FORCE_CONSTANT = 100;
 /** Inversion force constant for planar (X_2, X_R) centres, kcal/mol, shared over the three inversion axes. */
 export const INVERSION_FORCE_CONSTANT = 40;
 
+/**
+ * Scale on the Lennard-Jones well depth of 1-4 pairs (atoms three bonds apart). Not DREIDING, which includes 1-4
+ * pairs in full: at full strength the 12-6 repulsion of gauche and eclipsed 1-4 contacts stretches crowded single
+ * bonds (in the drug set C_3–C_3 by +0.036 Å on average over R0). ½ is AMBER's 1-4 van der Waals
+ * scale (W. D. Cornell et al., J. Am. Chem. Soc. 1995, 117, 5179–5197, doi:10.1021/ja00124a002); the equilibrium
+ * distance R0 is unchanged.
+ */
+export const ONE_FOUR_VDW_SCALE = 0.5;
+
 /** Valence geometry of one atom type (Table I). */
 export interface ValenceParameters {
   /** Bond radius R_I, Å. */

@@ -9,7 +9,7 @@ import type { ForceField } from "./forcefield.ts";
 import type { MolGraph } from "./graph.ts";
 
 /** Bond deviation beyond which a minimised structure counts as tangled, Å (crowded but sound molecules such as
- * paclitaxel stretch single bonds by up to ~0.1 Å under DREIDING's full-strength 1-4 van der Waals terms). */
+ * paclitaxel stretch single bonds by up to ~0.1 Å under the 1-4 van der Waals terms). */
 export const MAX_BOND_DEVIATION = 0.15;
 /** Angle deviation beyond which a minimised structure counts as tangled, degrees (3- and 4-membered ring angles
  * are exempt: their strain is real). */
