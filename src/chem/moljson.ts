@@ -41,37 +41,33 @@ const ATOMIC_NUMBER: ReadonlyMap<string, number> = new Map(ELEMENTS.map((symbol,
 const int = (min: number, max: number, description: string) =>
   v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max), v.description(description));
 
-const chiralitySchema = v.pipe(
-  v.strictObject({
-    neighbors: v.pipe(
-      v.array(v.union([int(0, MAX_MOLJSON_ATOMS - 1, "Atom index."), v.literal("H")])),
-      v.minLength(3),
-      v.maxLength(4),
+const chiralitySchema = v.strictObject({
+  neighbors: v.pipe(
+    v.array(v.union([int(0, MAX_MOLJSON_ATOMS - 1, "Atom index."), v.literal("H")])),
+    v.minLength(3),
+    v.maxLength(4),
+    v.description(
+      'The centre\'s neighbours in a chosen order: atom indices, "H" for its one implicit hydrogen; three ' +
+        "entries when the fourth is a lone pair (sulfoxide S), taken to be last.",
+    ),
+  ),
+  winding: v.pipe(
+    v.picklist(["CW", "CCW"]),
+    v.description(
+      "Seen from neighbors[0], the others in order turn clockwise (CW, SMILES @@) or counter-clockwise " +
+        "(CCW, SMILES @).",
+    ),
+  ),
+  cip: v.optional(
+    v.pipe(
+      v.nullable(v.picklist(["R", "S", "r", "s"])),
       v.description(
-        'The centre\'s neighbours in a chosen order: atom indices, and "H" for its one implicit hydrogen. ' +
-          "Three entries when the fourth position is a lone pair (e.g. sulfoxide S); the lone pair is then " +
-          "taken to be last.",
+        "CIP label from RDKit's CIP labeller (r/s = pseudo-asymmetric). Informational: ignored on input.",
       ),
     ),
-    winding: v.pipe(
-      v.picklist(["CW", "CCW"]),
-      v.description(
-        "Looking from neighbors[0] towards the centre, neighbors[1], [2], [3] run clockwise (CW, SMILES @@) " +
-          "or counter-clockwise (CCW, SMILES @) when listed in that order.",
-      ),
-    ),
-    cip: v.optional(
-      v.pipe(
-        v.nullable(v.picklist(["R", "S", "r", "s"])),
-        v.description(
-          "CIP label from RDKit's CIP labeller (r/s = pseudo-asymmetric). Informational: ignored on input.",
-        ),
-      ),
-      null,
-    ),
-  }),
-  v.description("Tetrahedral configuration; null when the atom is not a specified stereocentre."),
-);
+    null,
+  ),
+});
 
 /**
  * Value ranges of the numeric atom fields of MolJSON v1 (inclusive). RDKit accepts wider values (a mass number
@@ -112,19 +108,16 @@ const atomSchema = v.strictObject({
   ),
 });
 
-const bondStereoSchema = v.pipe(
-  v.strictObject({
-    configuration: v.pipe(
-      v.picklist(["cis", "trans"]),
-      v.description("Whether atoms[0] and atoms[1] lie on the same (cis) or opposite (trans) side."),
-    ),
-    atoms: v.pipe(
-      v.tuple([int(0, MAX_MOLJSON_ATOMS - 1, "Atom index."), int(0, MAX_MOLJSON_ATOMS - 1, "Atom index.")]),
-      v.description("A neighbour of `begin` and a neighbour of `end` (not the bond's own atoms)."),
-    ),
-  }),
-  v.description("Double-bond configuration relative to two named neighbour atoms; null when unspecified."),
-);
+const bondStereoSchema = v.strictObject({
+  configuration: v.pipe(
+    v.picklist(["cis", "trans"]),
+    v.description("Whether atoms[0] and atoms[1] lie on the same (cis) or opposite (trans) side."),
+  ),
+  atoms: v.pipe(
+    v.tuple([int(0, MAX_MOLJSON_ATOMS - 1, "Atom index."), int(0, MAX_MOLJSON_ATOMS - 1, "Atom index.")]),
+    v.description("A neighbour of `begin` and a neighbour of `end` (not the bond's own atoms)."),
+  ),
+});
 
 const bondSchema = v.strictObject({
   index: int(0, MAX_MOLJSON_BONDS - 1, "Position of the bond in `bonds` (0-based); must equal it."),
