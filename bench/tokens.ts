@@ -31,6 +31,8 @@ const figures: Record<string, number> = {};
 
 interface Row {
   name: string;
+  /** Key of the figures in bench/results/tokens.json (the name when not given). */
+  key?: string;
   chars: number;
   tokens: number;
   budget?: number;
@@ -49,10 +51,10 @@ function print(title: string, rows: Row[]): void {
     console.log(
       `| ${r.name} | ${r.chars} | ${r.tokens} | ${(r.chars / r.tokens).toFixed(2)} | ${budget} | ` +
         `${r.repeats ?? "–"} | ` +
-        `${previous.speedup(`${r.name} tokens`, r.tokens)} |`,
+        `${previous.speedup(`${r.key ?? r.name} tokens`, r.tokens)} |`,
     );
-    figures[`${r.name} tokens`] = r.tokens;
-    figures[`${r.name} chars`] = r.chars;
+    figures[`${r.key ?? r.name} tokens`] = r.tokens;
+    figures[`${r.key ?? r.name} chars`] = r.chars;
   }
 }
 
@@ -125,6 +127,7 @@ for (const [key, list] of samples) {
   });
   rows.push({
     name: `${key}, max (${max.label.replace(/ \(.*\)$/, "")})`,
+    key: `${key}, max`,
     chars: max.chars,
     tokens: max.tokens,
     budget: packAtorvastatin ? undefined : budget,

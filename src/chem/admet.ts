@@ -360,7 +360,7 @@ function clearanceRule(x: RuleInputs): AdmetEndpoint {
     `ECCS class ${eccs_class}: ${x.ionisation}, MW ${
       x.core.molecular_weight > ECCS_MW ? ">" : "≤"
     } ${ECCS_MW}, ` +
-      `${permeable ? "high" : "low"} permeability (Egan bounds for a measurement).`,
+      `${permeable ? "high" : "low"} permeability (Egan bounds, not a measurement).`,
   );
 }
 

@@ -80,8 +80,18 @@ function keyNumbers(pack: ContextPack): [string, string | number, string][] {
   ];
 }
 
+/** Short names of the rule-of-five criteria. */
+const LIPINSKI_LABELS: Readonly<Record<string, string>> = {
+  molecular_weight: "MW",
+  logp: "logP",
+  hbd: "HBD",
+  hba: "HBA",
+};
+
 function lipinskiText(pack: ContextPack): string {
-  const failed = pack.lipinski.rules.filter((r) => !r.passed).map((r) => r.rule);
+  const failed = pack.lipinski.rules.filter((r) => !r.passed).map((r) =>
+    `${LIPINSKI_LABELS[r.rule] ?? r.rule} > ${r.threshold}`
+  );
   return `${pack.lipinski.passes ? "passes" : "fails"} (${pack.lipinski.violations} violations` +
     `${failed.length ? `: ${failed.join(", ")}` : ""})`;
 }

@@ -9,6 +9,8 @@ import { admetProfileTool } from "../../src/tools/admet_profile.ts";
 import { lipinskiCheckTool } from "../../src/tools/lipinski_check.ts";
 import { toMolJson } from "../../src/chem/moljson.ts";
 import { ChemError } from "../../src/errors.ts";
+import { readFileSync } from "node:fs";
+import { contextPackExamples } from "../../scripts/context_pack_doc.ts";
 
 await loadTestRDKit();
 const ASPIRIN = "CC(=O)Oc1ccccc1C(=O)O";
@@ -95,4 +97,14 @@ test("context pack: invalid SMILES is a typed error", async () => {
     moleculeContextPackTool.run({ smiles: "C1CC", format: "json" }) as Promise<unknown>,
     (e: unknown) => e instanceof ChemError && e.code === "INVALID_SMILES",
   );
+});
+
+test("docs/examples hold the current atorvastatin renderings (run scripts/context_pack_doc.ts)", async () => {
+  for (const [path, text] of Object.entries(await contextPackExamples())) {
+    assert.equal(
+      readFileSync(path, "utf8"),
+      text,
+      `${path} is stale: run npx deno run -A scripts/context_pack_doc.ts`,
+    );
+  }
 });
