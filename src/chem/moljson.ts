@@ -38,12 +38,19 @@ export const ELEMENTS: readonly string[] = [
 
 const ATOMIC_NUMBER: ReadonlyMap<string, number> = new Map(ELEMENTS.map((symbol, z) => [symbol, z]));
 
+/** An integer in [min, max]; array items and union branches go without a description (their parent has one). */
+const bounded = (min: number, max: number) =>
+  v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
+
 const int = (min: number, max: number, description: string) =>
-  v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max), v.description(description));
+  v.pipe(bounded(min, max), v.description(description));
+
+/** An atom index inside an array whose description says what the indices are. */
+const atomIndex = bounded(0, MAX_MOLJSON_ATOMS - 1);
 
 const chiralitySchema = v.strictObject({
   neighbors: v.pipe(
-    v.array(v.union([int(0, MAX_MOLJSON_ATOMS - 1, "Atom index."), v.literal("H")])),
+    v.array(v.union([atomIndex, v.literal("H")])),
     v.minLength(3),
     v.maxLength(4),
     v.description(
@@ -62,7 +69,7 @@ const chiralitySchema = v.strictObject({
     v.pipe(
       v.nullable(v.picklist(["R", "S", "r", "s"])),
       v.description(
-        "CIP label from RDKit's CIP labeller (r/s = pseudo-asymmetric). Informational: ignored on input.",
+        "CIP label (RDKit's labeller; r/s pseudo-asymmetric); ignored on input.",
       ),
     ),
     null,
@@ -86,25 +93,25 @@ const atomSchema = v.strictObject({
     v.string(),
     v.minLength(1),
     v.maxLength(3),
-    v.description("Element symbol with standard capitalisation ('C', 'Cl', 'Na'); '*' for a dummy atom."),
+    v.description("Element symbol ('C', 'Cl', 'Na'); '*' for a dummy atom."),
   ),
-  charge: int(...ATOM_RANGES.charge, "Formal charge (elementary charges)."),
+  charge: int(...ATOM_RANGES.charge, "Formal charge."),
   isotope: v.pipe(
-    v.nullable(int(...ATOM_RANGES.isotope, "Mass number.")),
+    v.nullable(bounded(...ATOM_RANGES.isotope)),
     v.description("Mass number, e.g. 13 for 13C; null for natural abundance."),
   ),
   hydrogens: int(
     ...ATOM_RANGES.hydrogens,
-    "Hydrogens on this atom that are not listed as atoms of their own (normally all its hydrogens).",
+    "Hydrogens on the atom that are not atoms of their own (normally all of them).",
   ),
   radical_electrons: v.optional(
     int(...ATOM_RANGES.radical_electrons, "Unpaired electrons (0 unless a radical)."),
     0,
   ),
-  aromatic: v.pipe(v.boolean(), v.description("True for an atom of an aromatic ring (RDKit aromaticity).")),
+  aromatic: v.pipe(v.boolean(), v.description("In an aromatic ring (RDKit aromaticity).")),
   chirality: v.pipe(
     v.nullable(chiralitySchema),
-    v.description("Tetrahedral configuration, or null when the atom is not a specified stereocentre."),
+    v.description("Tetrahedral configuration; null unless a specified stereocentre."),
   ),
 });
 
@@ -114,7 +121,7 @@ const bondStereoSchema = v.strictObject({
     v.description("Whether atoms[0] and atoms[1] lie on the same (cis) or opposite (trans) side."),
   ),
   atoms: v.pipe(
-    v.tuple([int(0, MAX_MOLJSON_ATOMS - 1, "Atom index."), int(0, MAX_MOLJSON_ATOMS - 1, "Atom index.")]),
+    v.tuple([atomIndex, atomIndex]),
     v.description("A neighbour of `begin` and a neighbour of `end` (not the bond's own atoms)."),
   ),
 });
@@ -129,7 +136,7 @@ const bondSchema = v.strictObject({
   ),
   stereo: v.pipe(
     v.nullable(bondStereoSchema),
-    v.description("Double-bond configuration, or null when unspecified (and on every other bond)."),
+    v.description("Double-bond configuration; null when unspecified or not a double bond."),
   ),
 });
 
@@ -146,7 +153,7 @@ export const MolJsonSchema = v.pipe(
     bonds: v.pipe(v.array(bondSchema), v.maxLength(MAX_MOLJSON_BONDS), v.description("Bonds.")),
   }),
   v.description(
-    "MolJSON v1: explicit atoms and bonds of a molecule (specification in docs/moljson.md). Indices are 0-based.",
+    "MolJSON v1: explicit atoms and bonds (docs/moljson.md); indices are 0-based.",
   ),
 );
 

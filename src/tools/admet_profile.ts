@@ -23,8 +23,9 @@ export const admetProfileTool = defineTool({
     "measurements), for triage: bbb penetrant|non_penetrant (BOILED-Egg, Daina & Zoete 2016); caco2 high|low " +
     "(Egan et al. 2000); herg lower_risk|moderate_risk|higher_risk, cyp3a4 inhibition_less_likely|" +
     "inhibition_more_likely, ppb high_binding_likely|lower_binding_likely (Gleeson 2008); ames alert|no_alert " +
-    "(Kazius et al. 2005); hepatic_clearance route (ECCS, Varma et al. 2015). Ionisation from SMARTS, no " +
-    "pKa. Salts: largest component. Errors: INVALID_SMILES, MOLECULE_TOO_LARGE (> " +
+    "(Kazius et al. 2005); hepatic_clearance hepatic_metabolism|hepatic_uptake|hepatic_uptake_or_renal|renal " +
+    "(ECCS, Varma et al. 2015). Ionisation from SMARTS, no pKa. Salts: largest component. Errors: " +
+    "INVALID_SMILES, MOLECULE_TOO_LARGE (> " +
     `${MAX_HEAVY_ATOMS} heavy atoms).`,
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({

@@ -9,8 +9,7 @@ export const ecfp4Tool = defineTool({
   title: "ECFP4 fingerprint",
   description:
     "ECFP4 circular fingerprint (RDKit Morgan radius 2, 2048 bits; Rogers & Hahn 2010) as 512 hex digits " +
-    "and its popcount; bit i is (byte[i>>3] >> (i&7)) & 1 where byte k = hex[2k..2k+1]. For the similarity " +
-    "of two molecules call tanimoto instead. Example: {smiles: 'CCO'} gives popcount 6. Error: INVALID_SMILES.",
+    "and its popcount. For the similarity of two molecules call tanimoto instead. Example: {smiles: 'CCO'} gives popcount 6. Error: INVALID_SMILES.",
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
     smiles: givenSmiles,
@@ -19,7 +18,9 @@ export const ecfp4Tool = defineTool({
     hex: v.pipe(
       v.string(),
       v.regex(/^[0-9a-f]{512}$/),
-      v.description("2048 bits as 512 lower-case hex digits."),
+      v.description(
+        "2048 bits as 512 lower-case hex digits: bit i is (byte[i>>3] >> (i&7)) & 1 where byte k = hex[2k..2k+1].",
+      ),
     ),
     popcount: count("Number of set bits."),
     method: v.pipe(v.string(), v.description("Fingerprint definition and reference.")),

@@ -37,6 +37,7 @@ export const generate3dTool = defineTool({
     "steric energy (kcal/mol; compare only between structures of one molecule). Heuristic placement, then " +
     "L-BFGS minimisation with DREIDING (Mayo et al. 1990), bond-specific equilibrium lengths from " +
     "MMFF94/crystallographic means; specified stereo is verified. One local minimum, not a conformer search. " +
+    "Example: {smiles: 'C[C@@H](O)CC'}. " +
     `Limits: ${MAX_3D_HEAVY_ATOMS} heavy atoms, ${DEFAULT_TIME_LIMIT_MS / 1000} s. Errors: INVALID_SMILES, ` +
     "MOLECULE_TOO_LARGE, UNSUPPORTED_MOLECULE, COMPUTATION_TIMEOUT, EMBEDDING_FAILED.",
   input: v.strictObject({

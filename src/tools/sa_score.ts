@@ -14,7 +14,8 @@ export const saScoreTool = defineTool({
   description:
     "Synthetic accessibility score (Ertl & Schuffenhauer 2009, as RDKit's SA_Score), 1 (easy) to 10 (very " +
     `hard), with its terms; synthesizable = score < ${SA_SYNTHESIZABLE_BELOW}. Drugs mostly score 2–4, complex ` +
-    "natural products 5+. Ranks ease of making, not a route: for disconnections use retrosynthesis. Errors: " +
+    "natural products 5+; aspirin 1.58. Ranks ease of making, not a route: for disconnections use " +
+    "retrosynthesis. Errors: " +
     `INVALID_SMILES, MOLECULE_TOO_LARGE (> ${MAX_HEAVY_ATOMS} heavy atoms), UNSUPPORTED_MOLECULE.`,
   input: v.strictObject({
     smiles: smilesArg(),

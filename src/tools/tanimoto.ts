@@ -7,8 +7,7 @@ import { defineTool } from "./tool.ts";
 export const tanimotoTool = defineTool({
   name: "tanimoto",
   title: "Tanimoto similarity",
-  description:
-    "Tanimoto similarity, 0 (no shared bits) to 1 (same fingerprint), of two molecules on ECFP4 (RDKit " +
+  description: "Tanimoto similarity (0–1) of two molecules on ECFP4 (RDKit " +
     "Morgan radius 2, 2048 bits), with the bit counts; above about 0.4 suggests related chemotypes. For a " +
     "shared scaffold use find_mcs. Example: {smiles_a: 'CCO', smiles_b: 'CCN'}. Error: INVALID_SMILES " +
     "(names the SMILES).",
