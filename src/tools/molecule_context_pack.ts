@@ -23,11 +23,13 @@ const identifiersSchema = v.object({
 });
 
 /** A section of the pack: a tool's result less the fields the pack gives once (see `sections`). */
-const section = (tool: string, what: string) =>
+const section = (tool: string, dropped: string) =>
   v.optional(
     v.pipe(
       v.record(v.string(), v.unknown()),
-      v.description(`${tool} result without its smiles echo${what}; fields as in ${tool}'s outputSchema.`),
+      v.description(
+        `json: the ${tool} result${dropped ? ` less ${dropped}` : ""}; fields as in ${tool}'s outputSchema.`,
+      ),
     ),
   );
 
@@ -70,8 +72,8 @@ export const moleculeContextPackTool = defineTool({
   name: "molecule_context_pack",
   title: "Molecule context pack",
   description:
-    "Everything about one molecule in one result, each section once: identifiers (InChI, InChIKey, " +
-    "formula), properties (calc_properties), drug-likeness (lipinski_check, sa_score, pains_check, " +
+    "Everything about one molecule in one result, each section once: identifiers (SMILES, InChI, " +
+    "InChIKey, formula), properties (calc_properties), drug-likeness (lipinski_check, sa_score, pains_check, " +
     "brenk_check, boiled_egg), heuristic ADMET (admet_profile) and the MolJSON graph. Use it instead of those " +
     "tools one by one. format 'json': sections as objects; 'markdown': tables for a chemist; 'prompt': a " +
     "compact text block for an LLM (both in rendered). Example: {smiles: 'CCO', format: 'prompt'}. Errors: " +
@@ -93,13 +95,13 @@ export const moleculeContextPackTool = defineTool({
     identifiers: v.optional(
       v.pipe(identifiersSchema, v.description("json: canonical SMILES, InChI, InChIKey and formula.")),
     ),
-    properties: section("json: calc_properties", ""),
-    lipinski: section("json: lipinski_check", ", parent_smiles and fragment_count"),
-    sa_score: section("json: sa_score", ""),
-    pains: section("json: pains_check", ""),
-    brenk: section("json: brenk_check", ""),
-    boiled_egg: section("json: boiled_egg", ""),
-    admet: section("json: admet_profile", ", parent_smiles and fragment_count"),
+    properties: section("calc_properties", "smiles"),
+    lipinski: section("lipinski_check", "smiles, parent_smiles and fragment_count"),
+    sa_score: section("sa_score", "smiles"),
+    pains: section("pains_check", "smiles"),
+    brenk: section("brenk_check", "smiles"),
+    boiled_egg: section("boiled_egg", ""),
+    admet: section("admet_profile", "smiles, parent_smiles and fragment_count"),
     moljson: v.optional(
       v.pipe(
         v.record(v.string(), v.unknown()),
