@@ -41,7 +41,10 @@ export function renderContext(pack: ContextPack, format: "markdown" | "prompt"):
 }
 
 function cell(value: unknown): string {
-  return String(value).replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\n/g, " ");
+  const text = String(value).replace(/\n/g, " ");
+  // Inside a code span a backslash is literal; a pipe still ends the cell unless escaped (GFM tables).
+  const escaped = /^`.*`$/.test(text) ? text : text.replace(/\\/g, "\\\\");
+  return escaped.replace(/\|/g, "\\|");
 }
 
 function table(header: string[], rows: (string | number)[][]): string {
@@ -61,9 +64,14 @@ function yesNo(flag: boolean): string {
 }
 
 /** Whole-molecule values described by the largest component when the input has several. */
-function parentNote(pack: ContextPack): string {
+function parentNote(pack: ContextPack, quote: (text: string) => string = (text) => text): string {
   const p = pack.properties;
-  return p.fragment_count > 1 ? ` (largest component ${p.parent_smiles})` : "";
+  return p.fragment_count > 1 ? ` (largest component ${quote(p.parent_smiles ?? "")})` : "";
+}
+
+/** Markdown code span: SMILES and InChI hold brackets and parentheses that Markdown would read as links. */
+function code(text: string): string {
+  return `\`${text}\``;
 }
 
 function keyNumbers(pack: ContextPack): [string, string | number, string][] {
@@ -160,12 +168,12 @@ function markdown(pack: ContextPack): string {
     "## Identifiers",
     "",
     table(["Identifier", "Value"], [
-      ["Canonical SMILES", id.canonical_smiles],
-      ["InChI", id.inchi || "–"],
+      ["Canonical SMILES", code(id.canonical_smiles)],
+      ["InChI", id.inchi ? code(id.inchi) : "–"],
       ["InChIKey", id.inchikey || "–"],
     ]),
     "",
-    `## Properties${parentNote(pack)}`,
+    `## Properties${parentNote(pack, code)}`,
     "",
     table(["Property", "Value", "Unit"], keyNumbers(pack)),
     "",

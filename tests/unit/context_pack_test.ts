@@ -73,6 +73,12 @@ test("context pack markdown: only the rendering, with tidy tables, units and the
   assert.equal(tables.at(-1)!.split("\n").length, 2 + 13);
 });
 
+test("context pack markdown: SMILES and InChI are code spans, so brackets and backslashes stay literal", async () => {
+  const md = (await pack("markdown", "C/C=C\\C[C@H](N)O")).rendered!;
+  assert.ok(md.includes("| Canonical SMILES | `C/C=C\\C[C@H](N)O` |"), md.split("\n").slice(4, 8).join("\n"));
+  assert.match(md, /\| InChI \| `InChI=1S\/C5H11NO\/[^`|]+` \|/);
+});
+
 test("context pack prompt: one compact block, the MolJSON graph as atom and bond rows", async () => {
   const result = await pack("prompt");
   assert.deepEqual(Object.keys(result).sort(), ["format", "rendered", "smiles"]);
