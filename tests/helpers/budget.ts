@@ -3,7 +3,7 @@
  * pass to the model) and the text content of each tool's result for a set of varied drugs. Shared by the budget
  * test (tests/unit/budget_test.ts) and the token benchmark (bench/tokens.ts), so both measure the same thing.
  */
-import { configureNameLookup } from "../../src/chem/lookup.ts";
+import { configureNameLookup, nameLookupConfig } from "../../src/chem/lookup.ts";
 import { toMolJson } from "../../src/chem/moljson.ts";
 import { createServer } from "../../src/server.ts";
 import type { Connection } from "../../src/protocol/server.ts";
@@ -103,9 +103,11 @@ export function callsFor(
 
 /**
  * Answers name lookups in-process as PubChem PUG REST would, with the drug's SMILES, so `name_to_smiles` is
- * measured without the network (the answer's size is what matters here; CIDs are stand-ins).
+ * measured without the network (the answer's size is what matters here; CIDs are stand-ins). Returns a function
+ * that restores the previous lookup configuration.
  */
-export function useLocalNameLookup(): void {
+export function useLocalNameLookup(): () => void {
+  const before = nameLookupConfig();
   const byName = new Map(BUDGET_DRUGS.map((d, i) => [d.name.toLowerCase(), { cid: 100_000 + i, ...d }]));
   configureNameLookup({
     urlTemplate: "http://127.0.0.1:9/compound/name/{name}/property/SMILES/JSON",
@@ -123,6 +125,7 @@ export function useLocalNameLookup(): void {
       );
     },
   });
+  return () => configureNameLookup(before);
 }
 
 /** The `tools/list` result as a client receives it (modern dialect) and the part it passes to the model. */

@@ -3,7 +3,7 @@
  * carries the same content twice. Characters, not tokens, so no tokenizer is needed here; bench/tokens.ts reports
  * both.
  */
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import {
@@ -24,7 +24,7 @@ import {
 import { toolRegistry } from "../../src/server.ts";
 
 await loadTestRDKit();
-useLocalNameLookup();
+after(useLocalNameLookup());
 const conn = connection();
 
 test("tools/list: the model-facing part ≤ 20,000 characters and the whole result ≤ 60,000", async () => {
