@@ -1,7 +1,8 @@
 /**
  * admet_profile: seven ADMET endpoints, each a transparent published rule of thumb applied to computed
  * properties. Every endpoint is a heuristic estimate (not a trained model, not a measurement) and reports its
- * method, reference and the inputs it used.
+ * rule's author and year and a one-sentence rationale with the values it read; the full references are in the
+ * result's `method` text.
  *
  * | Endpoint          | Rule                                                                              |
  * | ----------------- | --------------------------------------------------------------------------------- |
@@ -20,7 +21,7 @@
  */
 import { round } from "./identity.ts";
 import { BOILED_EGG_YOLK, eggDescriptors, ellipseDistance } from "./boiled_egg.ts";
-import { type CoreProperties, coreProperties, withParentMol } from "./properties.ts";
+import { type CoreProperties, coreProperties, parentSmiles, withParentMol } from "./properties.ts";
 import { hasMatch, lazyQueries } from "./qed.ts";
 import { descriptors, type Mol } from "./rdkit.ts";
 
@@ -28,17 +29,9 @@ import { descriptors, type Mol } from "./rdkit.ts";
 export interface AdmetEndpoint {
   /** Categorical estimate, e.g. "penetrant" or "higher_risk". */
   prediction: string;
-  /** Always true: a rule of thumb, not a measurement or a validated model. */
-  heuristic: true;
-  /** Rule name. */
-  method: string;
-  /** Paper with journal, year and volume. */
+  /** Author and year of the rule; the full reference and DOI are in the result's `method`. */
   reference: string;
-  /** DOI of the paper. */
-  doi: string;
-  /** The values the rule read. */
-  inputs: Record<string, number | string | boolean>;
-  /** One sentence: what the rule says and why this molecule got this estimate. */
+  /** One sentence: the rule, the values it read and why this molecule got this estimate. */
   rationale: string;
 }
 
@@ -55,12 +48,14 @@ export type IonisationClass = "acid" | "base" | "zwitterion" | "neutral";
 
 /** The admet_profile result. */
 export interface AdmetProfile {
-  /** Canonical SMILES of the component profiled. */
-  parent_smiles: string;
+  /** Canonical SMILES of the component profiled; only for input of several components. */
+  parent_smiles?: string;
   /** Components in the input. */
   fragment_count: number;
+  /** The descriptors the rules read. */
+  inputs: { molecular_weight: number; logp: number; tpsa: number };
   /** Ionisation class and the groups that set it. */
-  ionisation: { class: IonisationClass; acidic_groups: string[]; basic_groups: string[]; method: string };
+  ionisation: { class: IonisationClass; acidic_groups: string[]; basic_groups: string[] };
   /** The seven endpoints. */
   endpoints: {
     bbb: AdmetEndpoint;
@@ -73,8 +68,8 @@ export interface AdmetProfile {
   };
   /** Always true. */
   heuristic: true;
-  /** Reminder of what these numbers are. */
-  disclaimer: string;
+  /** What the estimates are, how ionisation is assigned, and the full references with DOIs. */
+  method: string;
 }
 
 // -----------------------------------------------------------------------------------------------------------
@@ -110,12 +105,6 @@ export const IONISABLE_GROUPS: readonly { name: string; kind: "acid" | "base"; s
 ];
 
 const ionisableQueries = lazyQueries(IONISABLE_GROUPS.map((g) => g.smarts));
-
-/** Method text of the ionisation classification. */
-export const IONISATION_METHOD =
-  "SMARTS-based ionisation class at pH 7.4 (approximate; no pKa prediction): " +
-  "carboxylic/sulfonic/phosphonic acids, tetrazoles, acyl sulfonamides = acid; aliphatic amines, " +
-  "amidines/guanidines, quaternary ammonium = base; both = zwitterion.";
 
 /**
  * Approximate ionisation class of `mol` at pH 7.4.
@@ -231,27 +220,13 @@ export function kaziusToxicophores(mol: Mol): ToxicophoreHit[] {
 // -----------------------------------------------------------------------------------------------------------
 // Endpoint rules
 
+/** Author–year of each rule's paper, as endpoints cite it; the full references are in {@link ADMET_METHOD}. */
 const REF = {
-  egg: {
-    reference: "Daina & Zoete, ChemMedChem 2016, 11, 1117–1121",
-    doi: "10.1002/cmdc.201600182",
-  },
-  egan: {
-    reference: "Egan, Merz & Baldwin, J. Med. Chem. 2000, 43, 3867–3877",
-    doi: "10.1021/jm000292e",
-  },
-  gleeson: {
-    reference: "Gleeson, J. Med. Chem. 2008, 51, 817–834",
-    doi: "10.1021/jm701122q",
-  },
-  kazius: {
-    reference: "Kazius, McGuire & Bursi, J. Med. Chem. 2005, 48, 312–320",
-    doi: "10.1021/jm040835a",
-  },
-  eccs: {
-    reference: "Varma, Steyn, Allerton & El-Kattan, Pharm. Res. 2015, 32, 3785–3802",
-    doi: "10.1007/s11095-015-1749-4",
-  },
+  egg: "Daina & Zoete 2016",
+  egan: "Egan et al. 2000",
+  gleeson: "Gleeson 2008",
+  kazius: "Kazius et al. 2005",
+  eccs: "Varma et al. 2015",
 } as const;
 
 /** Egan egg bounds as used by SwissADME's Egan filter. */
@@ -273,25 +248,16 @@ interface RuleInputs {
   ionisation: IonisationClass;
 }
 
-function endpoint(
-  ref: { reference: string; doi: string },
-  method: string,
-  prediction: string,
-  inputs: AdmetEndpoint["inputs"],
-  rationale: string,
-): AdmetEndpoint {
-  return { prediction, heuristic: true, method, ...ref, inputs, rationale };
+function endpoint(reference: string, prediction: string, rationale: string): AdmetEndpoint {
+  return { prediction, reference, rationale };
 }
 
 function bbbRule(x: RuleInputs): AdmetEndpoint {
   const inside = ellipseDistance(BOILED_EGG_YOLK, x.tpsaSP, x.wlogp) <= 1;
   return endpoint(
     REF.egg,
-    "BOILED-Egg yolk (WLOGP–TPSA ellipse)",
     inside ? "penetrant" : "non_penetrant",
-    { wlogp: round(x.wlogp, 4), tpsa: round(x.tpsaSP, 2) },
-    `Point ${inside ? "inside" : "outside"} the BOILED-Egg yolk: passive blood–brain barrier permeation ` +
-      `${inside ? "predicted" : "not predicted"}; P-gp efflux is not modelled.`,
+    `${inside ? "Inside" : "Outside"} the BOILED-Egg yolk; P-gp efflux not modelled.`,
   );
 }
 
@@ -304,11 +270,8 @@ function caco2Rule(x: RuleInputs): AdmetEndpoint {
   const ok = eganPermeable(x);
   return endpoint(
     REF.egan,
-    "Egan egg bounds (TPSA ≤ 131.6 Å², logP ≤ 5.88) as a passive-permeability proxy",
     ok ? "high" : "low",
-    { tpsa: round(x.tpsaSP, 2), logp: round(x.wlogp, 4) },
-    `${ok ? "Within" : "Outside"} Egan's absorption bounds, so passive transcellular (Caco-2-like) ` +
-      `permeability is estimated ${ok ? "high" : "low"}; active transport and efflux are not modelled.`,
+    `${ok ? "Within" : "Outside"} Egan's TPSA ≤ ${EGAN_MAX_TPSA} Å², logP ≤ ${EGAN_MAX_LOGP}; passive only.`,
   );
 }
 
@@ -316,12 +279,9 @@ function gleesonFavourable(core: CoreProperties): boolean {
   return core.molecular_weight < GLEESON_MW && core.logp < GLEESON_LOGP;
 }
 
-function gleesonInputs(x: RuleInputs): AdmetEndpoint["inputs"] {
-  return {
-    molecular_weight: round(x.core.molecular_weight, 3),
-    logp: round(x.core.logp, 4),
-    ionisation_class: x.ionisation,
-  };
+function space(core: CoreProperties): string {
+  return `${gleesonFavourable(core) ? "Inside" : "Outside"} the 4/400 space (MW < ${GLEESON_MW}, logP < ` +
+    `${GLEESON_LOGP})`;
 }
 
 function hergRule(x: RuleInputs): AdmetEndpoint {
@@ -334,13 +294,8 @@ function hergRule(x: RuleInputs): AdmetEndpoint {
     : "moderate_risk";
   return endpoint(
     REF.gleeson,
-    "Gleeson 4/400 rule of thumb with ionisation class",
     prediction,
-    gleesonInputs(x),
-    "Gleeson 2008: hERG inhibition is more frequent outside MW < 400 and clogP < 4 and for bases. " +
-      `This molecule is ${base ? "basic" : "not basic"} and ${
-        favourable ? "inside" : "outside"
-      } the 4/400 space.`,
+    `${space(x.core)}; ${base ? "a base" : "not a base"}.`,
   );
 }
 
@@ -348,11 +303,8 @@ function cyp3a4Rule(x: RuleInputs): AdmetEndpoint {
   const favourable = gleesonFavourable(x.core);
   return endpoint(
     REF.gleeson,
-    "Gleeson 4/400 rule of thumb",
     favourable ? "inhibition_less_likely" : "inhibition_more_likely",
-    gleesonInputs(x),
-    "Gleeson 2008: compounds with MW < 400 and clogP < 4 are more likely to have favourable ADMET properties, " +
-      `CYP inhibition included. This molecule is ${favourable ? "inside" : "outside"} that space.`,
+    `${space(x.core)}.`,
   );
 }
 
@@ -361,11 +313,10 @@ function ppbRule(x: RuleInputs): AdmetEndpoint {
   const acid = x.ionisation === "acid";
   return endpoint(
     REF.gleeson,
-    "Gleeson rule of thumb: clogP ≥ 4 or acidic → high plasma protein binding",
     lipophilic || acid ? "high_binding_likely" : "lower_binding_likely",
-    gleesonInputs(x),
-    "Gleeson 2008: plasma protein binding rises with clogP and is highest for acids. " +
-      `clogP ${lipophilic ? "≥" : "<"} 4, ionisation class ${x.ionisation}.`,
+    lipophilic || acid
+      ? `logP ≥ ${GLEESON_LOGP} or acidic: binding rises with logP, acids bind most.`
+      : `logP < ${GLEESON_LOGP} and not acidic.`,
   );
 }
 
@@ -405,19 +356,11 @@ function clearanceRule(x: RuleInputs): AdmetEndpoint {
   const { eccs_class, route } = eccsClass(x.ionisation, x.core.molecular_weight, permeable);
   return endpoint(
     REF.eccs,
-    "Extended Clearance Classification System (ECCS) class → predominant clearance route",
     route,
-    {
-      ionisation_class: x.ionisation,
-      molecular_weight: round(x.core.molecular_weight, 3),
-      high_permeability: permeable,
-      eccs_class,
-    },
-    `ECCS class ${eccs_class} (${x.ionisation}, MW ${x.core.molecular_weight > ECCS_MW ? ">" : "≤"} 400, ` +
-      `${permeable ? "high" : "low"} permeability) → predominant clearance by ${
-        route.replaceAll("_", " ")
-      }. ` +
-      "ECCS uses measured permeability; the Egan bounds stand in for it here.",
+    `ECCS class ${eccs_class}: ${x.ionisation}, MW ${
+      x.core.molecular_weight > ECCS_MW ? ">" : "≤"
+    } ${ECCS_MW}, ` +
+      `${permeable ? "high" : "low"} permeability (Egan bounds, not a measurement).`,
   );
 }
 
@@ -426,24 +369,22 @@ function amesRule(mol: Mol): AdmetEndpoint & { toxicophores: ToxicophoreHit[] } 
   return {
     ...endpoint(
       REF.kazius,
-      "Kazius 2005 mutagenicity toxicophores (substructure alerts)",
       hits.length > 0 ? "alert" : "no_alert",
-      { toxicophore_count: hits.length },
       hits.length > 0
-        ? `Contains ${
-          hits.map((h) => h.name).join(", ")
-        }: Ames mutagenicity is more likely (alerts over-flag; ` +
-          "detoxifying context is not considered)."
-        : "No Kazius toxicophore found; this does not exclude mutagenicity.",
+        ? "Toxicophores found: mutagenicity more likely (alerts over-flag; no detoxifying context)."
+        : "No Kazius toxicophore (mutagenicity not excluded).",
     ),
     toxicophores: hits,
   };
 }
 
-/** Text every admet_profile result carries. */
-export const ADMET_DISCLAIMER = "Heuristic estimates from published rules of thumb on computed descriptors " +
-  "(Wildman–Crippen logP, Ertl TPSA with S and P, SMARTS ionisation class). They rank and flag; they are not " +
-  "measurements or validated predictions.";
+/** Method text of every admet_profile result: what the estimates are, and the full references. */
+export const ADMET_METHOD =
+  "Rules of thumb on computed descriptors, not measurements; ionisation at pH 7.4 " +
+  "by SMARTS, no pKa. Daina & Zoete, ChemMedChem 2016, " +
+  "doi:10.1002/cmdc.201600182; Egan et al., J. Med. Chem. 2000, doi:10.1021/jm000292e; Gleeson, J. Med. Chem. " +
+  "2008, doi:10.1021/jm701122q; Kazius et al., J. Med. Chem. 2005, doi:10.1021/jm040835a; Varma et al., Pharm. " +
+  "Res. 2015, doi:10.1007/s11095-015-1749-4.";
 
 /**
  * ADMET rules for an already-parsed molecule.
@@ -453,15 +394,21 @@ export const ADMET_DISCLAIMER = "Heuristic estimates from published rules of thu
  * withMol("Cn1cnc2c1c(=O)n(C)c(=O)n2C", (mol) => admetOfMol(mol).bbb.prediction); // "non_penetrant" (caffeine)
  * ```
  */
-export function admetOfMol(
-  mol: Mol,
-): AdmetProfile["endpoints"] & { ionisation: ReturnType<typeof ionisationClass> } {
+export function admetOfMol(mol: Mol): AdmetProfile["endpoints"] & {
+  ionisation: ReturnType<typeof ionisationClass>;
+  inputs: AdmetProfile["inputs"];
+} {
   const d = descriptors(mol);
   const { wlogp, tpsa } = eggDescriptors(mol, d);
   const ionisation = ionisationClass(mol);
   const x: RuleInputs = { core: coreProperties(d), wlogp, tpsaSP: tpsa, ionisation: ionisation.class };
   return {
     ionisation,
+    inputs: {
+      molecular_weight: round(x.core.molecular_weight, 3),
+      logp: round(wlogp, 4),
+      tpsa: round(tpsa, 2),
+    },
     bbb: bbbRule(x),
     caco2: caco2Rule(x),
     herg: hergRule(x),
@@ -482,14 +429,15 @@ export function admetOfMol(
  */
 export function admetProfile(smiles: string): AdmetProfile {
   return withParentMol(smiles, (mol, info) => {
-    const { ionisation, ...endpoints } = admetOfMol(mol);
+    const { ionisation, inputs, ...endpoints } = admetOfMol(mol);
     return {
-      parent_smiles: mol.get_smiles(),
+      ...parentSmiles(mol, info),
       fragment_count: info.fragment_count,
-      ionisation: { ...ionisation, method: IONISATION_METHOD },
+      inputs,
+      ionisation,
       endpoints,
       heuristic: true as const,
-      disclaimer: ADMET_DISCLAIMER,
+      method: ADMET_METHOD,
     };
   });
 }

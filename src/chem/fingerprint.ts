@@ -11,7 +11,9 @@ export const ECFP4_BITS = 2048 as const;
 const MORGAN_OPTIONS = JSON.stringify({ radius: 2, nBits: ECFP4_BITS });
 
 /** Human-readable name of the fingerprint, echoed in results. */
-export const ECFP4_METHOD = "ECFP4 (RDKit Morgan fingerprint, radius 2, 2048 bits; Rogers & Hahn 2010)";
+export const ECFP4_METHOD =
+  "ECFP4: RDKit Morgan fingerprint, radius 2, 2048 bits (Rogers & Hahn, J. Chem. Inf. Model. 2010, " +
+  "doi:10.1021/ci100050t)";
 
 /** ECFP4 bits of a parsed molecule as 256 bytes; bit i is `(bytes[i >> 3] >> (i & 7)) & 1`. */
 export function ecfp4Bytes(mol: Mol): Uint8Array {

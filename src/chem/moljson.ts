@@ -38,40 +38,43 @@ export const ELEMENTS: readonly string[] = [
 
 const ATOMIC_NUMBER: ReadonlyMap<string, number> = new Map(ELEMENTS.map((symbol, z) => [symbol, z]));
 
-const int = (min: number, max: number, description: string) =>
-  v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max), v.description(description));
+/** An integer in [min, max]; array items and union branches go without a description (their parent has one). */
+const bounded = (min: number, max: number) =>
+  v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
 
-const chiralitySchema = v.pipe(
-  v.strictObject({
-    neighbors: v.pipe(
-      v.array(v.union([int(0, MAX_MOLJSON_ATOMS - 1, "Atom index."), v.literal("H")])),
-      v.minLength(3),
-      v.maxLength(4),
+const int = (min: number, max: number, description: string) =>
+  v.pipe(bounded(min, max), v.description(description));
+
+/** An atom index inside an array whose description says what the indices are. */
+const atomIndex = bounded(0, MAX_MOLJSON_ATOMS - 1);
+
+const chiralitySchema = v.strictObject({
+  neighbors: v.pipe(
+    v.array(v.union([atomIndex, v.literal("H")])),
+    v.minLength(3),
+    v.maxLength(4),
+    v.description(
+      'The centre\'s neighbours in a chosen order: atom indices, "H" for its one implicit hydrogen; three ' +
+        "entries when the fourth is a lone pair (sulfoxide S), taken to be last.",
+    ),
+  ),
+  winding: v.pipe(
+    v.picklist(["CW", "CCW"]),
+    v.description(
+      "Seen from neighbors[0], the others in order turn clockwise (CW, SMILES @@) or counter-clockwise " +
+        "(CCW, SMILES @).",
+    ),
+  ),
+  cip: v.optional(
+    v.pipe(
+      v.nullable(v.picklist(["R", "S", "r", "s"])),
       v.description(
-        'The centre\'s neighbours in a chosen order: atom indices, and "H" for its one implicit hydrogen. ' +
-          "Three entries when the fourth position is a lone pair (e.g. sulfoxide S); the lone pair is then " +
-          "taken to be last.",
+        "CIP label (RDKit's labeller; r/s pseudo-asymmetric); ignored on input.",
       ),
     ),
-    winding: v.pipe(
-      v.picklist(["CW", "CCW"]),
-      v.description(
-        "Looking from neighbors[0] towards the centre, neighbors[1], [2], [3] run clockwise (CW, SMILES @@) " +
-          "or counter-clockwise (CCW, SMILES @) when listed in that order.",
-      ),
-    ),
-    cip: v.optional(
-      v.pipe(
-        v.nullable(v.picklist(["R", "S", "r", "s"])),
-        v.description(
-          "CIP label from RDKit's CIP labeller (r/s = pseudo-asymmetric). Informational: ignored on input.",
-        ),
-      ),
-      null,
-    ),
-  }),
-  v.description("Tetrahedral configuration; null when the atom is not a specified stereocentre."),
-);
+    null,
+  ),
+});
 
 /**
  * Value ranges of the numeric atom fields of MolJSON v1 (inclusive). RDKit accepts wider values (a mass number
@@ -90,41 +93,38 @@ const atomSchema = v.strictObject({
     v.string(),
     v.minLength(1),
     v.maxLength(3),
-    v.description("Element symbol with standard capitalisation ('C', 'Cl', 'Na'); '*' for a dummy atom."),
+    v.description("Element symbol ('C', 'Cl', 'Na'); '*' for a dummy atom."),
   ),
-  charge: int(...ATOM_RANGES.charge, "Formal charge (elementary charges)."),
+  charge: int(...ATOM_RANGES.charge, "Formal charge."),
   isotope: v.pipe(
-    v.nullable(int(...ATOM_RANGES.isotope, "Mass number.")),
+    v.nullable(bounded(...ATOM_RANGES.isotope)),
     v.description("Mass number, e.g. 13 for 13C; null for natural abundance."),
   ),
   hydrogens: int(
     ...ATOM_RANGES.hydrogens,
-    "Hydrogens on this atom that are not listed as atoms of their own (normally all its hydrogens).",
+    "Hydrogens on the atom that are not atoms of their own (normally all of them).",
   ),
   radical_electrons: v.optional(
     int(...ATOM_RANGES.radical_electrons, "Unpaired electrons (0 unless a radical)."),
     0,
   ),
-  aromatic: v.pipe(v.boolean(), v.description("True for an atom of an aromatic ring (RDKit aromaticity).")),
+  aromatic: v.pipe(v.boolean(), v.description("In an aromatic ring (RDKit aromaticity).")),
   chirality: v.pipe(
     v.nullable(chiralitySchema),
-    v.description("Tetrahedral configuration, or null when the atom is not a specified stereocentre."),
+    v.description("Tetrahedral configuration; null unless a specified stereocentre."),
   ),
 });
 
-const bondStereoSchema = v.pipe(
-  v.strictObject({
-    configuration: v.pipe(
-      v.picklist(["cis", "trans"]),
-      v.description("Whether atoms[0] and atoms[1] lie on the same (cis) or opposite (trans) side."),
-    ),
-    atoms: v.pipe(
-      v.tuple([int(0, MAX_MOLJSON_ATOMS - 1, "Atom index."), int(0, MAX_MOLJSON_ATOMS - 1, "Atom index.")]),
-      v.description("A neighbour of `begin` and a neighbour of `end` (not the bond's own atoms)."),
-    ),
-  }),
-  v.description("Double-bond configuration relative to two named neighbour atoms; null when unspecified."),
-);
+const bondStereoSchema = v.strictObject({
+  configuration: v.pipe(
+    v.picklist(["cis", "trans"]),
+    v.description("Whether atoms[0] and atoms[1] lie on the same (cis) or opposite (trans) side."),
+  ),
+  atoms: v.pipe(
+    v.tuple([atomIndex, atomIndex]),
+    v.description("A neighbour of `begin` and a neighbour of `end` (not the bond's own atoms)."),
+  ),
+});
 
 const bondSchema = v.strictObject({
   index: int(0, MAX_MOLJSON_BONDS - 1, "Position of the bond in `bonds` (0-based); must equal it."),
@@ -136,7 +136,7 @@ const bondSchema = v.strictObject({
   ),
   stereo: v.pipe(
     v.nullable(bondStereoSchema),
-    v.description("Double-bond configuration, or null when unspecified (and on every other bond)."),
+    v.description("Double-bond configuration; null when unspecified or not a double bond."),
   ),
 });
 
@@ -153,7 +153,7 @@ export const MolJsonSchema = v.pipe(
     bonds: v.pipe(v.array(bondSchema), v.maxLength(MAX_MOLJSON_BONDS), v.description("Bonds.")),
   }),
   v.description(
-    "MolJSON v1: explicit atoms and bonds of a molecule (specification in docs/moljson.md). Indices are 0-based.",
+    "MolJSON v1: explicit atoms and bonds (docs/moljson.md); indices are 0-based.",
   ),
 );
 

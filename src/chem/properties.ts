@@ -143,6 +143,19 @@ type FragmentSplit = {
 };
 
 /**
+ * `{ parent_smiles }` (canonical SMILES of the component kept) when the input had several components, else
+ * nothing: for one component it would only repeat the input in canonical form (canonical_smiles gives that).
+ *
+ * @example
+ * ```ts
+ * withParentMol("CCN.Cl", parentSmiles); // { parent_smiles: "CCN" }
+ * ```
+ */
+export function parentSmiles(mol: Mol, info: ParentInfo): { parent_smiles?: string } {
+  return info.fragment_count > 1 ? { parent_smiles: mol.get_smiles() } : {};
+}
+
+/**
  * Parses `smiles`, keeps its largest component (most heavy atoms; ties broken by canonical SMILES) and passes
  * it to `fn`; frees every RDKit object on every path. Throws INVALID_SMILES / MOLECULE_TOO_LARGE as parseSmiles.
  *
@@ -184,8 +197,8 @@ export function withParentMol<T>(smiles: string, fn: (mol: Mol, info: ParentInfo
 
 /** Everything calc_properties reports (rounded for output). */
 export interface PropertiesResult extends CoreProperties {
-  /** Canonical SMILES of the component the properties describe. */
-  parent_smiles: string;
+  /** Canonical SMILES of the component the properties describe; only for input of several components. */
+  parent_smiles?: string;
   /** Components in the input. */
   fragment_count: number;
   /** Components left out (canonical SMILES). */
@@ -247,7 +260,7 @@ export function calcProperties(smiles: string): PropertiesResult {
     const { core, qed } = molProperties(mol);
     const details = roundQed(qed);
     return {
-      parent_smiles: mol.get_smiles(),
+      ...parentSmiles(mol, info),
       ...info,
       ...roundCore(core),
       qed: details.qed,
@@ -275,8 +288,8 @@ export interface LipinskiRule {
 
 /** Rule-of-five evaluation. */
 export interface LipinskiResult {
-  /** Canonical SMILES of the component evaluated. */
-  parent_smiles: string;
+  /** Canonical SMILES of the component evaluated; only for input of several components. */
+  parent_smiles?: string;
   /** Components in the input. */
   fragment_count: number;
   /** The four criteria. */
@@ -326,7 +339,7 @@ export function lipinskiCheck(smiles: string): LipinskiResult {
     const rules = lipinskiRules(coreProperties(descriptors(mol)));
     const violations = rules.filter((r) => !r.passed).length;
     return {
-      parent_smiles: mol.get_smiles(),
+      ...parentSmiles(mol, info),
       fragment_count: info.fragment_count,
       rules,
       violations,

@@ -9,16 +9,11 @@ export const boiledEggTool = defineTool({
   name: "boiled_egg",
   title: "BOILED-Egg GI absorption and BBB permeation",
   description:
-    "Predict passive gastrointestinal absorption and blood–brain barrier permeation with the BOILED-Egg " +
-    "(Daina & Zoete, ChemMedChem 2016, 11, 1117, doi:10.1002/cmdc.201600182): two published ellipses in the " +
-    "WLOGP–TPSA plane. Inside the white → gi_absorbed; inside the yolk → bbb_penetrant. WLOGP is the " +
-    "Wildman–Crippen logP (RDKit CrippenClogP stands in for the original implementation); TPSA (Å²) follows Ertl " +
-    "2000 including S and P contributions, as in the paper and SwissADME, so it can exceed calc_properties' TPSA " +
-    "for S/P-containing molecules. The two verdicts are independent, as in the paper: the yolk lies inside the " +
-    "white except for very apolar molecules (TPSA below about 8 Å²), which can be BBB-penetrant without being " +
-    "predicted GI-absorbed. Heuristic estimate of passive permeation only: P-gp efflux and active transport are " +
-    "not modelled. Salts and mixtures: the largest component is used. Fails with INVALID_SMILES, or " +
-    `MOLECULE_TOO_LARGE above ${MAX_HEAVY_ATOMS} heavy atoms.`,
+    "BOILED-Egg (Daina & Zoete 2016): passive GI absorption (white ellipse) and BBB permeation (yolk) from " +
+    "WLOGP (Wildman–Crippen) and TPSA (Å², with S and P, so above calc_properties' TPSA for S/P compounds); " +
+    "independent verdicts, P-gp efflux not modelled. Example: caffeine GI-absorbed, not BBB-penetrant. For " +
+    "other ADMET estimates use admet_profile. Salts: " +
+    `largest component. Errors: INVALID_SMILES, MOLECULE_TOO_LARGE (> ${MAX_HEAVY_ATOMS} heavy atoms).`,
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
     gi_absorbed: v.pipe(

@@ -42,18 +42,15 @@ export function alertResult(smiles: string, screen: AlertScreen, method: string)
 export const brenkCheckTool = defineTool({
   name: "brenk_check",
   title: "Brenk structural alerts",
-  description: "Screen a molecule against the 105 Brenk alerts (Brenk et al., ChemMedChem 2008, 3, 435, " +
-    "doi:10.1002/cmdc.200700139): substructures that are reactive, unstable, toxic or otherwise unwanted in " +
-    "screening and lead compounds (e.g. Michael acceptors, aldehydes, nitro groups, alkyl halides, thiols, " +
-    "epoxides, azides, peroxides), as the SMARTS of RDKit's FilterCatalog. Each alert reports its name, family " +
-    "(Brenk) and the matched atom indices (0-based, SMILES order). passes = no alert. The list was built for " +
-    "neglected-disease screening libraries and is deliberately broad: many marketed drugs hit one or more " +
-    "alerts, so treat hits as flags for review, not rejections. Limit: " +
-    `${ALERTS_MAX_HEAVY_ATOMS} heavy atoms. Fails with INVALID_SMILES or MOLECULE_TOO_LARGE.`,
+  description:
+    "Screen for the 105 Brenk alerts (Brenk et al. 2008; RDKit FilterCatalog): reactive, unstable or toxic " +
+    "groups unwanted in screening compounds (Michael acceptors, aldehydes, nitro, alkyl halides). Each hit " +
+    "gives its name and matched atoms; passes = no hit. Broad by design (many drugs hit one): treat hits as " +
+    "flags. For assay interference use pains_check. Example: 'C=CC(=O)N' hits Michael_acceptor_1. Errors: " +
+    "INVALID_SMILES, MOLECULE_TOO_LARGE (> " +
+    `${ALERTS_MAX_HEAVY_ATOMS} heavy atoms).`,
   input: v.strictObject({
-    smiles: smilesArg(
-      `Molecule as SMILES (at most ${ALERTS_MAX_HEAVY_ATOMS} heavy atoms), e.g. 'C=CC(=O)N'.`,
-    ),
+    smiles: smilesArg(),
   }),
   output: alertOutput("Brenk alert", "Brenk"),
   run: ({ smiles }) => alertResult(smiles, brenkCheckSmiles(smiles, ALERTS_MAX_HEAVY_ATOMS), BRENK_METHOD),

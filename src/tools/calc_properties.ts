@@ -25,32 +25,29 @@ const qedRecord = (what: string, desirability = false) => {
 
 /** Method text of calc_properties results. */
 export const CALC_PROPERTIES_METHOD =
-  "RDKit descriptors: average MW and monoisotopic mass; Wildman–Crippen logP " +
-  "(1999); Ertl TPSA (2000) from N and O only; RDKit NumHBD/NumHBA; strict rotatable bonds; QED (Bickerton et al. " +
-  "2012, mean weights). Largest component of multi-component input.";
+  "RDKit descriptors; largest component of multi-component input. logP: " +
+  "Wildman & Crippen, J. Chem. Inf. Comput. Sci. 1999, doi:10.1021/ci990307l. TPSA (N and O only): Ertl et al., " +
+  "J. Med. Chem. 2000, doi:10.1021/jm000942e. QED (mean weights): Bickerton et al., Nat. Chem. 2012, " +
+  "doi:10.1038/nchem.1243.";
 
 /** `calc_properties`: physicochemical properties and QED. */
 export const calcPropertiesTool = defineTool({
   name: "calc_properties",
   title: "Molecular properties and QED",
   description:
-    "Compute physicochemical properties of a molecule with RDKit: average molecular weight (g/mol), " +
-    "monoisotopic exact mass (Da), Wildman–Crippen logP (Wildman & Crippen, J. Chem. Inf. Comput. Sci. 1999, 39, " +
-    "868, doi:10.1021/ci990307l), TPSA in Å² (Ertl et al., J. Med. Chem. 2000, 43, 3714, doi:10.1021/jm000942e; " +
-    "RDKit default: N and O contributions only, S and P excluded), H-bond donors/acceptors (RDKit NumHBD/NumHBA " +
-    "SMARTS definitions; Lipinski's NH+OH and N+O counts are given as lipinski_hbd/lipinski_hba), rotatable bonds " +
-    "(RDKit strict definition: amide C–N, CF3/t-butyl and terminal bonds not counted) and QED, the quantitative " +
-    "estimate of drug-likeness 0–1 (Bickerton et al., Nat. Chem. 2012, 4, 90, doi:10.1038/nchem.1243; 8 " +
-    "desirability functions, mean weights, the paper's 116 structural alerts) with its inputs and the alerts hit. " +
-    "Salts and mixtures: properties describe the largest component (most heavy atoms); removed components are " +
-    "listed. Charges are kept as written. Fails with INVALID_SMILES, or MOLECULE_TOO_LARGE above " +
-    `${MAX_HEAVY_ATOMS} heavy atoms.`,
+    "Physicochemical properties (RDKit): average MW (g/mol), exact mass (Da), Wildman–Crippen logP " +
+    "(1999), TPSA (Ertl et al. 2000; Å², N and O only), H-bond donors/acceptors (Lipinski's counts as " +
+    "lipinski_hbd/hba), strict rotatable bonds, aromatic rings, heavy atoms, and QED 0–1 (Bickerton et al. " +
+    "2012) with its inputs and alerts. Salts: largest component. For the rule-of-five verdict use " +
+    `lipinski_check. Errors: INVALID_SMILES, MOLECULE_TOO_LARGE (> ${MAX_HEAVY_ATOMS} heavy atoms).`,
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
     smiles: givenSmiles,
-    parent_smiles: v.pipe(
-      v.string(),
-      v.description("Canonical SMILES of the component the values describe."),
+    parent_smiles: v.optional(
+      v.pipe(
+        v.string(),
+        v.description("Canonical SMILES of the component the values describe; only for several components."),
+      ),
     ),
     fragment_count: count("Disconnected components in the input."),
     removed_fragments: v.pipe(
@@ -76,9 +73,21 @@ export const calcPropertiesTool = defineTool({
     ),
     qed_details: v.pipe(
       v.object({
-        properties: qedRecord(
-          "QED inputs: MW (g/mol), ALOGP (Crippen), HBA (QED acceptor SMARTS), HBD (NumHBD), PSA (Å²), ROTB, " +
-            "AROM (rings after deleting aliphatic ring atoms with non-aromatic neighbours), ALERTS (count).",
+        properties: v.pipe(
+          v.object({
+            HBA: v.pipe(v.number(), v.description("H-bond acceptors by QED's acceptor SMARTS.")),
+            AROM: v.pipe(
+              v.number(),
+              v.description(
+                "Aromatic rings after deleting aliphatic ring atoms with non-aromatic neighbours.",
+              ),
+            ),
+            ALERTS: v.pipe(v.number(), v.description("Count of QED structural alerts matched.")),
+          }),
+          v.description(
+            "The QED inputs of its own; the other five are molecular_weight (MW), logp (ALOGP), hbd (HBD), " +
+              "tpsa (PSA) and rotatable_bonds (ROTB) above.",
+          ),
         ),
         desirability: qedRecord("Desirability of each QED input, 0–1.", true),
         alerts: v.pipe(
@@ -90,11 +99,16 @@ export const calcPropertiesTool = defineTool({
         ),
       }),
       v.description(
-        "How QED was reached: its eight inputs, their desirabilities and the alerts that matched.",
+        "How QED was reached: its inputs, the desirability of all eight and the alerts that matched.",
       ),
     ),
     method: v.pipe(v.string(), v.description("Definitions and references.")),
   }),
-  // qed_details.qed duplicates qed; the output schema drops it.
-  run: ({ smiles }) => ({ smiles, ...calcProperties(smiles), method: CALC_PROPERTIES_METHOD }),
+  run: ({ smiles }) => {
+    const { qed_details: q, ...p } = calcProperties(smiles);
+    // QED's MW, ALOGP, HBD, PSA and ROTB are the same descriptors as the top-level fields: given once.
+    const { HBA, AROM, ALERTS } = q.properties;
+    const qed_details = { properties: { HBA, AROM, ALERTS }, desirability: q.desirability, alerts: q.alerts };
+    return { smiles, ...p, qed_details, method: CALC_PROPERTIES_METHOD };
+  },
 });

@@ -7,9 +7,10 @@ import { defineTool } from "./tool.ts";
 export const canonicalSmilesTool = defineTool({
   name: "canonical_smiles",
   title: "Canonical SMILES",
-  description: "Canonicalize a SMILES string with RDKit so the same molecule always gives the same text " +
-    "(stereochemistry and isotopes kept). Use it to deduplicate or compare molecules written differently, e.g. " +
-    "'OCC' and 'C(O)C' both give 'CCO'. Fails with INVALID_SMILES if RDKit cannot parse the input.",
+  description:
+    "RDKit canonical isomeric SMILES (stereo and isotopes kept): one molecule always gives one string, so " +
+    "use it to deduplicate or compare molecules written differently. Example: 'OCC' and 'C(O)C' both give " +
+    "'CCO'. Error: INVALID_SMILES.",
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
     smiles: givenSmiles,

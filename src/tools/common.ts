@@ -7,9 +7,8 @@ import * as v from "valibot";
 import { MAX_SMILES_LENGTH } from "../chem/rdkit.ts";
 
 /** A SMILES argument: non-empty, bounded length. */
-export const smilesArg = (
-  description = "Molecule as a SMILES string, e.g. 'CC(=O)Oc1ccccc1C(=O)O' (aspirin).",
-) => v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_SMILES_LENGTH), v.description(description));
+export const smilesArg = (description = "Molecule as SMILES.") =>
+  v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_SMILES_LENGTH), v.description(description));
 
 /** A non-negative integer count. */
 export const count = (description: string) =>

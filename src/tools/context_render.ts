@@ -1,11 +1,12 @@
 /**
- * Renders a molecule context pack as JSON, Markdown tables or a compact prompt block.
+ * Renders a molecule context pack as Markdown tables for a chemist or as a compact text block for an LLM prompt.
+ * Each rendering carries every section once, the MolJSON graph included (as atom and bond rows).
  *
  * @module
  */
 import type * as v from "valibot";
 import type { Identifiers } from "../chem/represent.ts";
-import type { MolJson } from "../chem/moljson.ts";
+import type { MolJson, MolJsonAtom, MolJsonBond } from "../chem/moljson.ts";
 import type { admetProfileTool } from "./admet_profile.ts";
 import type { boiledEggTool } from "./boiled_egg.ts";
 import type { brenkCheckTool } from "./brenk_check.ts";
@@ -28,28 +29,28 @@ export interface ContextPack {
 }
 
 /**
- * Renders `pack` in `format`.
+ * Renders `pack` as Markdown or as a prompt block.
  *
  * @example
  * ```ts
  * renderContext(pack, "markdown").startsWith("# Molecule context"); // true
  * ```
  */
-export function renderContext(pack: ContextPack, format: "json" | "markdown" | "prompt"): string {
-  if (format === "markdown") return markdown(pack);
-  if (format === "prompt") return prompt(pack);
-  return JSON.stringify(pack, null, 2);
+export function renderContext(pack: ContextPack, format: "markdown" | "prompt"): string {
+  return format === "markdown" ? markdown(pack) : prompt(pack);
 }
 
 function cell(value: unknown): string {
-  return String(value).replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\n/g, " ");
+  const text = String(value).replace(/\n/g, " ");
+  // Inside a code span a backslash is literal; a pipe still ends the cell unless escaped (GFM tables).
+  const escaped = /^`.*`$/.test(text) ? text : text.replace(/\\/g, "\\\\");
+  return escaped.replace(/\|/g, "\\|");
 }
 
-function table(header: [string, string, string?], rows: (string | number)[][]): string {
-  const cols = header.filter((h) => h !== undefined);
+function table(header: string[], rows: (string | number)[][]): string {
   return [
-    `| ${cols.join(" | ")} |`,
-    `| ${cols.map(() => "---").join(" | ")} |`,
+    `| ${header.join(" | ")} |`,
+    `|${header.map(() => "---").join("|")}|`,
     ...rows.map((row) => `| ${row.map(cell).join(" | ")} |`),
   ].join("\n");
 }
@@ -62,91 +63,179 @@ function yesNo(flag: boolean): string {
   return flag ? "yes" : "no";
 }
 
+/** Whole-molecule values described by the largest component when the input has several. */
+function parentNote(pack: ContextPack, quote: (text: string) => string = (text) => text): string {
+  const p = pack.properties;
+  return p.fragment_count > 1 ? ` (largest component ${quote(p.parent_smiles ?? "")})` : "";
+}
+
+/** Markdown code span: SMILES and InChI hold brackets and parentheses that Markdown would read as links. */
+function code(text: string): string {
+  return `\`${text}\``;
+}
+
 function keyNumbers(pack: ContextPack): [string, string | number, string][] {
   const p = pack.properties;
   return [
     ["Molecular weight", p.molecular_weight, "g/mol"],
     ["Exact mass", p.exact_mass, "Da"],
-    ["logP (Wildman–Crippen)", p.logp, "–"],
+    ["logP (Wildman–Crippen)", p.logp, ""],
     ["TPSA", p.tpsa, "Å²"],
-    ["H-bond donors / acceptors", `${p.hbd} / ${p.hba}`, "count"],
-    ["Rotatable bonds", p.rotatable_bonds, "count"],
+    ["H-bond donors / acceptors", `${p.hbd} / ${p.hba}`, ""],
+    ["Rotatable bonds", p.rotatable_bonds, ""],
     ["QED", p.qed, "0–1"],
-    [
-      "SA score",
-      `${pack.sa_score.sa_score}${pack.sa_score.synthesizable ? " (synthesizable)" : ""}`,
-      "1 easy – 10 hard",
-    ],
+    ["SA score", pack.sa_score.sa_score, "1 easy – 10 hard"],
   ];
 }
 
-function admetRows(pack: ContextPack): string[][] {
+/** Short names of the rule-of-five criteria. */
+const LIPINSKI_LABELS: Readonly<Record<string, string>> = {
+  molecular_weight: "MW",
+  logp: "logP",
+  hbd: "HBD",
+  hba: "HBA",
+};
+
+function lipinskiText(pack: ContextPack): string {
+  const failed = pack.lipinski.rules.filter((r) => !r.passed).map((r) =>
+    `${LIPINSKI_LABELS[r.rule] ?? r.rule} > ${r.threshold}`
+  );
+  return `${pack.lipinski.passes ? "passes" : "fails"} (${pack.lipinski.violations} violations` +
+    `${failed.length ? `: ${failed.join(", ")}` : ""})`;
+}
+
+function admetRows(pack: ContextPack): [string, string, string, string][] {
   return Object.entries(pack.admet.endpoints).map(([name, e]) => {
-    const endpoint = e as { prediction: string; method: string };
-    return [name, endpoint.prediction, endpoint.method];
+    const endpoint = e as { prediction: string; reference: string; rationale: string };
+    return [name, endpoint.prediction, endpoint.reference, endpoint.rationale];
   });
+}
+
+function chiralityText(atom: MolJsonAtom): string {
+  const c = atom.chirality;
+  if (!c) return "";
+  return `${c.winding}(${c.neighbors.join(",")})${c.cip ? ` ${c.cip}` : ""}`;
+}
+
+function stereoText(bond: MolJsonBond): string {
+  return bond.stereo ? `${bond.stereo.configuration}(${bond.stereo.atoms.join(",")})` : "";
+}
+
+/** Isotope and radical columns are shown only when some atom has one, so common molecules stay short. */
+function atomColumns(atoms: readonly MolJsonAtom[]) {
+  return {
+    isotope: atoms.some((a) => a.isotope !== null),
+    radical: atoms.some((a) => (a.radical_electrons ?? 0) > 0),
+  };
+}
+
+function moljsonTables(m: MolJson): string {
+  const show = atomColumns(m.atoms);
+  const atomHeader = [
+    "atom",
+    "element",
+    "charge",
+    ...(show.isotope ? ["isotope"] : []),
+    "H",
+    ...(show.radical ? ["radical e⁻"] : []),
+    "aromatic",
+    "chirality",
+  ];
+  const atomRows = m.atoms.map((a) => [
+    a.index,
+    a.element,
+    a.charge,
+    ...(show.isotope ? [a.isotope ?? ""] : []),
+    a.hydrogens,
+    ...(show.radical ? [a.radical_electrons ?? 0] : []),
+    a.aromatic ? "yes" : "",
+    chiralityText(a),
+  ]);
+  const bondRows = m.bonds.map((b) => [b.index, `${b.begin}–${b.end}`, b.order, stereoText(b)]);
+  return [
+    table(atomHeader, atomRows),
+    "",
+    table(["bond", "atoms", "order", "cis/trans"], bondRows),
+  ].join("\n");
 }
 
 function markdown(pack: ContextPack): string {
   const id = pack.identifiers;
+  const egg = pack.boiled_egg;
   return [
-    `# Molecule context: \`${id.canonical_smiles}\``,
+    `# Molecule context: ${id.formula}`,
     "",
     "## Identifiers",
     "",
     table(["Identifier", "Value"], [
-      ["Canonical SMILES", id.canonical_smiles],
-      ["InChI", id.inchi || "–"],
+      ["Canonical SMILES", code(id.canonical_smiles)],
+      ["InChI", id.inchi ? code(id.inchi) : "–"],
       ["InChIKey", id.inchikey || "–"],
-      ["Formula", id.formula],
     ]),
     "",
-    "## Properties",
+    `## Properties${parentNote(pack, code)}`,
     "",
     table(["Property", "Value", "Unit"], keyNumbers(pack)),
     "",
     "## Drug-likeness",
     "",
     table(["Check", "Result"], [
-      [
-        "Lipinski rule of five",
-        `${pack.lipinski.passes ? "passes" : "fails"} (${pack.lipinski.violations} violations)`,
-      ],
+      ["Lipinski rule of five", lipinskiText(pack)],
+      ["Synthesizable (SA < 6)", yesNo(pack.sa_score.synthesizable)],
       ["PAINS alerts", alertNames(pack.pains)],
       ["Brenk alerts", alertNames(pack.brenk)],
-      ["BOILED-Egg GI absorption", yesNo(pack.boiled_egg.gi_absorbed)],
-      ["BOILED-Egg BBB penetration", yesNo(pack.boiled_egg.bbb_penetrant)],
+      ["BOILED-Egg GI absorption / BBB", `${yesNo(egg.gi_absorbed)} / ${yesNo(egg.bbb_penetrant)}`],
     ]),
     "",
-    "## ADMET (heuristic estimates)",
+    `## ADMET (heuristic estimates; ionisation class ${pack.admet.ionisation.class})`,
     "",
-    table(["Endpoint", "Prediction", "Method"], admetRows(pack)),
+    table(["Endpoint", "Estimate", "Rule", "Why"], admetRows(pack)),
     "",
-    "## MolJSON",
+    "## MolJSON v1 graph",
     "",
-    "```json",
-    JSON.stringify(pack.moljson),
-    "```",
+    "Atom indices follow the SMILES; H = implicit hydrogens; bond order 1.5 = aromatic; chirality is the " +
+    "winding seen from the first listed neighbour, then the CIP label.",
+    "",
+    moljsonTables(pack.moljson),
     "",
   ].join("\n");
 }
 
+function moljsonLines(m: MolJson): string[] {
+  const atoms = m.atoms.map((a) => {
+    const parts = [`${a.index} ${a.isotope ?? ""}${a.element}`];
+    if (a.charge) parts.push(a.charge > 0 ? `+${a.charge}` : `${a.charge}`);
+    if (a.hydrogens) parts.push(`H${a.hydrogens}`);
+    if (a.radical_electrons) parts.push(`rad${a.radical_electrons}`);
+    if (a.aromatic) parts.push("ar");
+    if (a.chirality) parts.push(chiralityText(a).replace(" ", "/"));
+    return parts.join(" ");
+  });
+  const bonds = m.bonds.map((b) => `${b.begin}-${b.end} ${b.order}${b.stereo ? ` ${stereoText(b)}` : ""}`);
+  return [
+    "MolJSON v1 graph (atoms: index [isotope]element, charge, implicit H, ar = aromatic, chirality " +
+    "winding(neighbours)/CIP; bonds: atoms, order, 1.5 = aromatic):",
+    `Atoms: ${atoms.join("; ")}`,
+    `Bonds: ${bonds.join("; ")}`,
+  ];
+}
+
 function prompt(pack: ContextPack): string {
   const id = pack.identifiers;
+  const egg = pack.boiled_egg;
   const numbers = keyNumbers(pack).map(([name, value, unit]) =>
-    `${name} ${value}${/^[a-zÅ]/i.test(unit) && unit !== "count" ? ` ${unit}` : ""}`
+    `${name} ${value}${unit && !unit.includes("–") ? ` ${unit}` : ""}`
   );
   return [
     `Molecule: ${id.canonical_smiles} (formula ${id.formula}${
       id.inchikey ? `, InChIKey ${id.inchikey}` : ""
     })`,
-    `Properties: ${numbers.join("; ")}.`,
-    `Drug-likeness: Lipinski ${
-      pack.lipinski.passes ? "passes" : "fails"
-    } (${pack.lipinski.violations} violations); ` +
+    `Properties${parentNote(pack)}: ${numbers.join("; ")}.`,
+    `Drug-likeness: Lipinski ${lipinskiText(pack)}; synthesizable ${yesNo(pack.sa_score.synthesizable)}; ` +
     `PAINS: ${alertNames(pack.pains)}; Brenk: ${alertNames(pack.brenk)}; BOILED-Egg GI absorbed ` +
-    `${yesNo(pack.boiled_egg.gi_absorbed)}, BBB penetrant ${yesNo(pack.boiled_egg.bbb_penetrant)}.`,
-    `ADMET (heuristic estimates): ${admetRows(pack).map(([n, p]) => `${n} ${p}`).join("; ")}.`,
-    `MolJSON: ${JSON.stringify(pack.moljson)}`,
+    `${yesNo(egg.gi_absorbed)}, BBB penetrant ${yesNo(egg.bbb_penetrant)}.`,
+    `ADMET (heuristic estimates, ${pack.admet.ionisation.class}): ` +
+    `${admetRows(pack).map(([n, p]) => `${n} ${p}`).join("; ")}.`,
+    ...moljsonLines(pack.moljson),
   ].join("\n");
 }

@@ -19,23 +19,19 @@ export const findMcsTool = defineTool({
   name: "find_mcs",
   title: "Maximum common substructure",
   description:
-    "Maximum common substructure (MCS) shared by 2-20 molecules, with RDKit's FMCS algorithm (Dalke & " +
-    "Hastings, J. Cheminform. 2013, 5(Suppl 1), O6). Returns the MCS as SMARTS with its atom and bond counts, " +
-    "whether the search hit its time limit (timed_out: the SMARTS is then the best found, not necessarily " +
-    "maximal), and for each input the atom indices of one match. Defaults: atoms compared by element, bonds " +
-    "by order (RDKit's 'Order': aromatic also matches single), ring bonds only match ring bonds. Limits: " +
-    `${MCS_MIN_MOLECULES}-${MCS_MAX_MOLECULES} molecules, each at most ${MCS_MAX_HEAVY_ATOMS} heavy atoms; ` +
-    `timeout_seconds default ${MCS_DEFAULT_TIMEOUT_S}, at most ${MCS_MAX_TIMEOUT_S}. Use it to find a shared ` +
-    "scaffold or core of a series. Fails with INVALID_SMILES or MOLECULE_TOO_LARGE (message names the list " +
-    "position), NO_COMMON_SUBSTRUCTURE, or COMPUTATION_TIMEOUT (nothing found within the time limit).",
+    `Maximum common substructure of ${MCS_MIN_MOLECULES}–${MCS_MAX_MOLECULES} molecules (RDKit FMCS; Dalke ` +
+    "& Hastings 2013) as SMARTS, with atom and bond counts and one match per molecule (atom indices). " +
+    "Defaults: atoms by element, bonds by order, ring bonds only to ring bonds. For a similarity score use " +
+    "tanimoto. Example: {smiles_list: ['c1ccccc1O', 'c1ccccc1N']}. " +
+    `Errors: INVALID_SMILES, MOLECULE_TOO_LARGE (> ${MCS_MAX_HEAVY_ATOMS} heavy atoms), ` +
+    "NO_COMMON_SUBSTRUCTURE, COMPUTATION_TIMEOUT.",
   input: v.strictObject({
     smiles_list: v.pipe(
       v.array(smilesArg("One molecule as SMILES.")),
       v.minLength(MCS_MIN_MOLECULES),
       v.maxLength(MCS_MAX_MOLECULES),
       v.description(
-        `Molecules to compare, ${MCS_MIN_MOLECULES}-${MCS_MAX_MOLECULES} SMILES strings, each at most ` +
-          `${MCS_MAX_HEAVY_ATOMS} heavy atoms.`,
+        "Molecules to compare, as SMILES.",
       ),
     ),
     timeout_seconds: v.optional(
@@ -45,7 +41,7 @@ export const findMcsTool = defineTool({
         v.minValue(1),
         v.maxValue(MCS_MAX_TIMEOUT_S),
         v.description(
-          `Wall-clock limit in whole seconds (default ${MCS_DEFAULT_TIMEOUT_S}, at most ${MCS_MAX_TIMEOUT_S}).`,
+          "Wall-clock limit, s.",
         ),
       ),
       MCS_DEFAULT_TIMEOUT_S,
@@ -54,8 +50,7 @@ export const findMcsTool = defineTool({
       v.pipe(
         v.picklist(["elements", "any", "any_heavy", "isotopes"]),
         v.description(
-          "Atom equivalence: 'elements' (default, same element), 'any' (any atoms), 'any_heavy' (any heavy " +
-            "atoms), 'isotopes' (same isotope label).",
+          "Atoms match when of the same element, any atoms, any heavy atoms, or the same isotope label.",
         ),
       ),
       "elements",
@@ -64,7 +59,7 @@ export const findMcsTool = defineTool({
       v.pipe(
         v.picklist(["order", "order_exact", "any"]),
         v.description(
-          "Bond equivalence: 'order' (default; aromatic also matches single), 'order_exact', or 'any'.",
+          "Bonds match by order (aromatic also matches single), exact order, or any bond.",
         ),
       ),
       "order",
@@ -72,16 +67,16 @@ export const findMcsTool = defineTool({
     ring_matches_ring_only: v.optional(
       v.pipe(
         v.boolean(),
-        v.description("Ring atoms and bonds only match ring atoms and bonds (default true)."),
+        v.description("Ring atoms and bonds only match ring atoms and bonds."),
       ),
       true,
     ),
     complete_rings_only: v.optional(
-      v.pipe(v.boolean(), v.description("Only whole rings may be part of the MCS (default false).")),
+      v.pipe(v.boolean(), v.description("Only whole rings may be part of the MCS.")),
       false,
     ),
     match_chiral_tag: v.optional(
-      v.pipe(v.boolean(), v.description("Tetrahedral chirality tags must match (default false).")),
+      v.pipe(v.boolean(), v.description("Tetrahedral chirality tags must match.")),
       false,
     ),
     threshold: v.optional(
@@ -89,7 +84,7 @@ export const findMcsTool = defineTool({
         v.number(),
         v.minValue(0.01),
         v.maxValue(1),
-        v.description("Fraction of the molecules that must contain the MCS (default 1 = all)."),
+        v.description("Fraction of the molecules that must contain the MCS."),
       ),
       1,
     ),

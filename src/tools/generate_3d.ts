@@ -41,38 +41,22 @@ export const generate3dTool = defineTool({
   name: "generate_3d",
   title: "3D structure (DREIDING)",
   description:
-    "Generate one low-energy 3D structure for a SMILES and return it as XYZ text (Å) with all hydrogens. Method: " +
-    "rule-based placement from RDKit's 2D layout (ideal DREIDING bond lengths and angles, hydrogens by " +
-    "hybridisation), stereocentres and E/Z double bonds set from the SMILES, then L-BFGS minimisation with the " +
-    `DREIDING force field (Mayo, Olafson & Goddard, J. Phys. Chem. 1990, 94, 8897, doi:10.1021/j100389a010) to ` +
-    `an RMS gradient below ${RMS_GRADIENT_TOLERANCE} kcal/mol/Å. Every tetrahedral centre and double bond ` +
-    "specified in the SMILES is verified on the result (signed volumes, dihedrals). The energy is a DREIDING " +
-    "steric energy in kcal/mol (no electrostatics, no hydrogen-bond term): compare it only between structures " +
-    "of the same molecule. The result is a single local minimum, not the global one and not a conformer " +
-    "ensemble; the initial placement is a heuristic. XYZ atom order: heavy atoms in SMILES order, then " +
-    `hydrogens. Limits: at most ${MAX_3D_HEAVY_ATOMS} heavy atoms, ${
-      DEFAULT_TIME_LIMIT_MS / 1000
-    } s per call, ` +
-    `max_iterations L-BFGS steps (default ${DEFAULT_MAX_ITERATIONS}); when the step limit is reached first the ` +
-    "structure is still returned with converged = false. Fails with INVALID_SMILES, MOLECULE_TOO_LARGE, " +
-    "UNSUPPORTED_MOLECULE (an element DREIDING has no parameters for, e.g. Pt or Li), COMPUTATION_TIMEOUT, or " +
-    "EMBEDDING_FAILED (the requested stereochemistry could not be built).",
+    "One 3D structure as XYZ text (Å, all hydrogens; heavy atoms in SMILES order, then H) and its DREIDING " +
+    "steric energy (kcal/mol; compare only between structures of one molecule). Heuristic placement, then " +
+    "L-BFGS minimisation with DREIDING (Mayo et al. 1990), bond-specific equilibrium lengths from " +
+    "MMFF94/crystallographic means; specified stereo is verified. One local minimum, not a conformer search. " +
+    "Example: {smiles: 'C[C@@H](O)CC'}. " +
+    `Limits: ${MAX_3D_HEAVY_ATOMS} heavy atoms, ${DEFAULT_TIME_LIMIT_MS / 1000} s. Errors: INVALID_SMILES, ` +
+    "MOLECULE_TOO_LARGE, UNSUPPORTED_MOLECULE, COMPUTATION_TIMEOUT, EMBEDDING_FAILED.",
   input: v.strictObject({
-    smiles: smilesArg(
-      `Molecule as SMILES (stereo marks are honoured), at most ${MAX_3D_HEAVY_ATOMS} heavy atoms, e.g. ` +
-        "'C[C@@H](C(=O)O)N' (L-alanine).",
-    ),
+    smiles: smilesArg("Molecule as SMILES; stereo marks are honoured."),
     max_iterations: v.optional(
       v.pipe(
         v.number(),
         v.integer(),
         v.minValue(1),
         v.maxValue(MAX_ITERATIONS_LIMIT),
-        v.description(
-          `Cap on L-BFGS steps of the final DREIDING minimisation (default ${DEFAULT_MAX_ITERATIONS}, at most ` +
-            `${MAX_ITERATIONS_LIMIT}). The call also stops after ${DEFAULT_TIME_LIMIT_MS / 1000} s ` +
-            "(COMPUTATION_TIMEOUT).",
-        ),
+        v.description("Cap on L-BFGS steps of the final minimisation; when reached, converged = false."),
       ),
       DEFAULT_MAX_ITERATIONS,
     ),
@@ -112,7 +96,6 @@ export const generate3dTool = defineTool({
       v.description("Stereo elements of the SMILES, each checked in the final geometry."),
     ),
     force_field: v.pipe(v.literal("DREIDING"), v.description("Force field used for the minimisation.")),
-    reference: v.pipe(v.string(), v.description("Citation of the force field.")),
     method: v.pipe(
       v.string(),
       v.description("Fixed text describing the method; the placement is a heuristic."),
@@ -143,7 +126,6 @@ export const generate3dTool = defineTool({
       rms_gradient: round(c.rmsGradient, 6),
       stereo: { tetrahedral_centers: c.stereo.tetrahedralCentres, double_bonds: c.stereo.doubleBonds },
       force_field: "DREIDING" as const,
-      reference: DREIDING_REFERENCE,
       method: GENERATE_3D_METHOD,
     };
   },

@@ -13,21 +13,22 @@ export const LIPINSKI_METHOD = "Rule of five (Lipinski et al., Adv. Drug Deliv. 
 export const lipinskiCheckTool = defineTool({
   name: "lipinski_check",
   title: "Lipinski rule of five",
-  description: "Check Lipinski's rule of five (Lipinski et al., Adv. Drug Deliv. Rev. 1997, 23, 3, " +
-    "doi:10.1016/S0169-409X(96)00423-1): poor oral absorption or permeation is more likely when a molecule has " +
-    `more than one of: molecular weight > ${LIPINSKI_THRESHOLDS.molecular_weight} g/mol, logP > ` +
-    `${LIPINSKI_THRESHOLDS.logp}, more than ${LIPINSKI_THRESHOLDS.hbd} H-bond donors, more than ` +
-    `${LIPINSKI_THRESHOLDS.hba} H-bond acceptors. Donors are Lipinski's sum of OH and NH (RDKit lipinskiHBD), ` +
-    "acceptors the count of N and O atoms (RDKit lipinskiHBA); logP is Wildman–Crippen (RDKit) standing in for " +
-    "the paper's CLogP; MW is the average molecular weight. Returns each rule with value, threshold and pass/fail, " +
-    "the violation count, and passes = at most one violation. It is a filter for oral small molecules, not a " +
-    "drug-likeness score (natural products and transporter substrates are known exceptions). Salts and " +
-    "mixtures: the largest component is evaluated. Fails with INVALID_SMILES, or MOLECULE_TOO_LARGE above " +
-    `${MAX_HEAVY_ATOMS} heavy atoms.`,
+  description: "Lipinski's rule of five (Lipinski et al. 1997): MW ≤ " +
+    `${LIPINSKI_THRESHOLDS.molecular_weight} g/mol, logP ≤ ${LIPINSKI_THRESHOLDS.logp} (Wildman–Crippen), ` +
+    `donors ≤ ${LIPINSKI_THRESHOLDS.hbd} (OH + NH), acceptors ≤ ${LIPINSKI_THRESHOLDS.hba} (N + O); passes ` +
+    "with at most one violation, each rule reported. A filter for oral small molecules, not a score (for " +
+    "drug-likeness use QED in calc_properties). Salts: largest component. Example: aspirin passes, 0 " +
+    "violations. Errors: INVALID_SMILES, " +
+    `MOLECULE_TOO_LARGE (> ${MAX_HEAVY_ATOMS} heavy atoms).`,
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
     smiles: givenSmiles,
-    parent_smiles: v.pipe(v.string(), v.description("Canonical SMILES of the component evaluated.")),
+    parent_smiles: v.optional(
+      v.pipe(
+        v.string(),
+        v.description("Canonical SMILES of the component evaluated; only for several components."),
+      ),
+    ),
     fragment_count: count("Disconnected components in the input."),
     rules: v.pipe(
       v.array(v.object({

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { ALERTS_MAX_HEAVY_ATOMS } from "../chem/alerts.ts";
 import { identifiers } from "../chem/represent.ts";
 import { MolJsonSchema, toMolJson } from "../chem/moljson.ts";
 import { admetProfileTool } from "./admet_profile.ts";
@@ -21,30 +22,69 @@ const identifiersSchema = v.object({
   formula: v.pipe(v.string(), v.description("Molecular formula in Hill order, charge appended.")),
 });
 
+/** A section of the pack: a tool's result less the fields the pack gives once (see `sections`). */
+const section = (tool: string, dropped: string) =>
+  v.optional(
+    v.pipe(
+      v.record(v.string(), v.unknown()),
+      v.description(
+        `json: the ${tool} result${dropped ? ` less ${dropped}` : ""}; fields as in ${tool}'s outputSchema.`,
+      ),
+    ),
+  );
+
 /**
- * `molecule_context_pack`: everything an LLM needs about one molecule in one object. Every number comes from the
- * same function the single-purpose tool uses, and each section's schema is that tool's output schema.
+ * The sections as the json format carries them: each tool's result, checked against that tool's output schema,
+ * less what would repeat: the `smiles` echo (given once at the top), and the parent SMILES and component count
+ * of lipinski and admet (the same as properties').
+ */
+function sections(pack: ContextPack): Record<string, unknown> {
+  const { smiles: _p, ...properties } = v.parse(calcPropertiesTool.output, pack.properties);
+  const { smiles: _l, parent_smiles: _lp, fragment_count: _lf, ...lipinski } = v.parse(
+    lipinskiCheckTool.output,
+    pack.lipinski,
+  );
+  const { smiles: _a, parent_smiles: _ap, fragment_count: _af, ...admet } = v.parse(
+    admetProfileTool.output,
+    pack.admet,
+  );
+  const { smiles: _s, ...sa_score } = v.parse(saScoreTool.output, pack.sa_score);
+  const { smiles: _pa, ...pains } = v.parse(painsCheckTool.output, pack.pains);
+  const { smiles: _b, ...brenk } = v.parse(brenkCheckTool.output, pack.brenk);
+  return {
+    identifiers: pack.identifiers,
+    properties,
+    lipinski,
+    sa_score,
+    pains,
+    brenk,
+    boiled_egg: v.parse(boiledEggTool.output, pack.boiled_egg),
+    admet,
+    moljson: v.parse(MolJsonSchema, pack.moljson),
+  };
+}
+
+/**
+ * `molecule_context_pack`: everything an LLM needs about one molecule in one result. Every number comes from the
+ * same function the single-purpose tool uses; each format carries every section exactly once.
  */
 export const moleculeContextPackTool = defineTool({
   name: "molecule_context_pack",
   title: "Molecule context pack",
   description:
-    "Assemble one context object for a molecule: identifiers (canonical SMILES, InChI, InChIKey, " +
-    "formula), properties (calc_properties: MW g/mol, exact mass Da, Wildman–Crippen logP, TPSA Å², HBD, HBA, " +
-    "rotatable bonds, QED), drug-likeness (lipinski_check, sa_score, pains_check, brenk_check, boiled_egg), " +
-    "ADMET heuristic estimates (admet_profile) and the MolJSON atom/bond graph. Each section is exactly the " +
-    "result of the tool of the same name. format 'json' (default) returns the object; 'markdown' also renders " +
-    "tidy tables for a human; 'prompt' renders a compact plain-text block to paste into an LLM prompt. Use it " +
-    "when a model needs the whole picture at once instead of calling eight tools. Fails with INVALID_SMILES or " +
-    "MOLECULE_TOO_LARGE (limits as in the section tools: 300 heavy atoms for the alert screens).",
+    "Everything about one molecule in one result, each section once: identifiers (SMILES, InChI, " +
+    "InChIKey, formula), properties (calc_properties), drug-likeness (lipinski_check, sa_score, pains_check, " +
+    "brenk_check, boiled_egg), heuristic ADMET (admet_profile) and the MolJSON graph. Use it instead of those " +
+    "tools one by one. format 'json': sections as objects; 'markdown': tables for a chemist; 'prompt': a " +
+    "compact text block for an LLM (both in rendered). Example: {smiles: 'CCO', format: 'prompt'}. Errors: " +
+    "INVALID_SMILES, MOLECULE_TOO_LARGE (> " +
+    `${ALERTS_MAX_HEAVY_ATOMS} heavy atoms).`,
   input: v.strictObject({
     smiles: smilesArg(),
     format: v.optional(
       v.pipe(
         v.picklist(FORMATS),
-        v.description(
-          "'json' (default): the object only; 'markdown': plus tables; 'prompt': plus a text block.",
-        ),
+        v.description("Shape of the result (see the tool description)."),
       ),
       "json",
     ),
@@ -52,33 +92,24 @@ export const moleculeContextPackTool = defineTool({
   output: v.object({
     smiles: givenSmiles,
     format: v.pipe(v.picklist(FORMATS), v.description("The format requested.")),
-    identifiers: v.pipe(identifiersSchema, v.description("Canonical SMILES, InChI, InChIKey and formula.")),
-    properties: v.pipe(
-      calcPropertiesTool.output,
-      v.description("calc_properties result: MW, exact mass, logP, TPSA, HBD/HBA, rotatable bonds, QED."),
+    identifiers: v.optional(
+      v.pipe(identifiersSchema, v.description("json: canonical SMILES, InChI, InChIKey and formula.")),
     ),
-    lipinski: v.pipe(
-      lipinskiCheckTool.output,
-      v.description("lipinski_check result: each rule, violations and verdict."),
+    properties: section("calc_properties", "smiles"),
+    lipinski: section("lipinski_check", "smiles, parent_smiles and fragment_count"),
+    sa_score: section("sa_score", "smiles"),
+    pains: section("pains_check", "smiles"),
+    brenk: section("brenk_check", "smiles"),
+    boiled_egg: section("boiled_egg", ""),
+    admet: section("admet_profile", "smiles, parent_smiles and fragment_count"),
+    moljson: v.optional(
+      v.pipe(
+        v.record(v.string(), v.unknown()),
+        v.description("json: MolJSON v1 graph, as in smiles_to_moljson's outputSchema."),
+      ),
     ),
-    sa_score: v.pipe(
-      saScoreTool.output,
-      v.description("sa_score result: synthetic accessibility 1 (easy) to 10 (hard)."),
-    ),
-    pains: v.pipe(painsCheckTool.output, v.description("pains_check result: PAINS alerts that matched.")),
-    brenk: v.pipe(brenkCheckTool.output, v.description("brenk_check result: Brenk alerts that matched.")),
-    boiled_egg: v.pipe(
-      boiledEggTool.output,
-      v.description("boiled_egg result: GI absorption and BBB permeation."),
-    ),
-    admet: v.pipe(
-      admetProfileTool.output,
-      v.description("admet_profile result: seven heuristic ADMET estimates."),
-    ),
-    moljson: MolJsonSchema,
-    rendered: v.pipe(
-      v.string(),
-      v.description("The pack rendered as the requested format (for 'json', the object as indented JSON)."),
+    rendered: v.optional(
+      v.pipe(v.string(), v.description("markdown and prompt: the whole pack as Markdown or prompt text.")),
     ),
   }),
   run: async ({ smiles, format }) => {
@@ -94,6 +125,7 @@ export const moleculeContextPackTool = defineTool({
       admet: await admetProfileTool.run(args),
       moljson: toMolJson(smiles),
     };
-    return { smiles, format, ...pack, rendered: renderContext(pack, format) };
+    if (format === "json") return { smiles, format, ...sections(pack) };
+    return { smiles, format, rendered: renderContext(pack, format) };
   },
 });

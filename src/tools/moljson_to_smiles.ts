@@ -9,16 +9,10 @@ export const moljsonToSmilesTool = defineTool({
   name: "moljson_to_smiles",
   title: "MolJSON to SMILES",
   description:
-    `Convert a MolJSON version ${MOLJSON_VERSION} document (as produced by smiles_to_moljson, possibly ` +
-    "edited) to RDKit canonical isomeric SMILES. The graph is checked first, then built and sanitised by " +
-    "RDKit (valences, kekulisation of aromatic bonds) and canonicalised (Schneider, Sayle & Landrum, J. Chem. " +
-    "Inf. Model. 2015, 55, 2111). hydrogens is taken literally (no implicit hydrogens are added), so after an " +
-    "edit set each changed atom's hydrogens. CIP labels in the input are ignored; chirality is read from " +
-    "neighbors + winding. Limit: " +
-    `${MAX_HEAVY_ATOMS} heavy atoms. Fails with INVALID_MOLJSON naming the atom or bond (index not equal to ` +
-    "position, unknown element, bond to a missing atom, self or duplicate bond, aromatic flags inconsistent, " +
-    "chirality or cis/trans not naming the right neighbours, bad valence, aromatic system that cannot be " +
-    "kekulised) or MOLECULE_TOO_LARGE.",
+    `MolJSON v${MOLJSON_VERSION} (from smiles_to_moljson, possibly edited) to RDKit canonical isomeric ` +
+    "SMILES. hydrogens is taken literally (none are added): set it on every atom you change. CIP labels are " +
+    "ignored; chirality is read from neighbors and winding. Errors: INVALID_MOLJSON (names the atom or bond " +
+    `and the problem), MOLECULE_TOO_LARGE (> ${MAX_HEAVY_ATOMS} heavy atoms).`,
   input: v.strictObject({ moljson: MolJsonSchema }),
   output: v.object({
     smiles: v.pipe(v.string(), v.description("RDKit canonical isomeric SMILES of the MolJSON molecule.")),

@@ -8,10 +8,10 @@ export const parseSmilesTool = defineTool({
   name: "parse_smiles",
   title: "Parse SMILES",
   description:
-    "Parse a SMILES string with RDKit and report its canonical SMILES, atom count, bond count and " +
-    "average molecular weight (g/mol). Counts exclude hydrogens (atom_count = heavy atoms, bond_count = bonds " +
-    "between heavy atoms); atom_count_with_hydrogens includes implicit and explicit H. Use it to check that a " +
-    "SMILES is valid before other tools. Fails with INVALID_SMILES if RDKit cannot parse it.",
+    "Check that a SMILES parses (RDKit) and report its size: canonical SMILES, heavy atoms, atoms with " +
+    "hydrogens, bonds between heavy atoms, fragments and average molecular weight (g/mol). Use it to validate " +
+    "input first; for properties use calc_properties. Example: {smiles: 'CCO'} gives atom_count 3. Error: " +
+    "INVALID_SMILES.",
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
     smiles: givenSmiles,

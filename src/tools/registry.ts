@@ -60,13 +60,19 @@ export const TOOLS: readonly Tool[] = [
   moleculeContextPackTool,
 ] as unknown as readonly Tool[];
 
-/** Converts a valibot schema to JSON Schema 2020-12 (self-contained: no `$ref` leaves the document). */
+/**
+ * Converts a valibot schema to JSON Schema 2020-12 (self-contained: no `$ref` leaves the document). The
+ * `$schema` keyword is left out: 2020-12 is MCP's default dialect for tool schemas (SEP-1613), and the URI would
+ * cost every tool 52 characters of the model's context (docs/decisions.md).
+ */
 export function jsonSchemaOf(schema: Tool["input"], typeMode: "input" | "output"): Record<string, unknown> {
   // "finite" has no JSON Schema keyword; JSON cannot carry non-finite numbers anyway.
-  return toJsonSchema(schema, { target: "draft-2020-12", typeMode, errorMode: "ignore" }) as Record<
-    string,
-    unknown
-  >;
+  const { $schema: _dialect, ...rest } = toJsonSchema(schema, {
+    target: "draft-2020-12",
+    typeMode,
+    errorMode: "ignore",
+  }) as Record<string, unknown>;
+  return rest;
 }
 
 /**

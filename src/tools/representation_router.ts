@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { chooseRepresentation, KEYWORD_RULES, TASK_KINDS } from "../chem/represent.ts";
+import { chooseRepresentation, TASK_KINDS } from "../chem/represent.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
 import { givenSmiles, smilesArg } from "./common.ts";
 import { defineTool } from "./tool.ts";
@@ -9,17 +9,12 @@ export const representationRouterTool = defineTool({
   name: "representation_router",
   title: "Choose a molecule representation",
   description:
-    "Choose the text representation of a molecule best suited to a task, by fixed documented rules (a " +
-    "heuristic, not a benchmark result), and return the molecule in it. task_kind, when given, decides: " +
-    "atom_edit, reaction_mapping, stereo_review -> MolJSON (explicit indexed atoms/bonds); identity_dedup, " +
-    "database_lookup -> standard InChI (IUPAC canonical identifier; Heller et al., J. Cheminform. 2015, 7, " +
-    "23); xml_pipeline -> CML (Chemical Markup Language, Murray-Rust & Rzepa 1999, written in the " +
-    "http://www.xml-cml.org/schema namespace); compact_prompt, generation -> RDKit canonical SMILES. " +
-    "Otherwise keywords in the free-text task are tried in order " +
-    `(${KEYWORD_RULES.map((r) => r.id.replace("keyword:", "")).join(", ")}); with no match the default is ` +
-    "canonical SMILES. The result names the rule that fired and the reason. Limit: " +
-    `${MAX_HEAVY_ATOMS} heavy atoms. Fails with INVALID_SMILES, MOLECULE_TOO_LARGE, or UNSUPPORTED_MOLECULE ` +
-    "(InChI chosen for a molecule InChI cannot represent, e.g. with '*' atoms).",
+    "Pick the text representation that suits a task, by fixed documented rules (a heuristic), and return " +
+    "the molecule in it. task_kind decides first: atom_edit, reaction_mapping, stereo_review → MolJSON; " +
+    "identity_dedup, database_lookup → InChI; xml_pipeline → CML; compact_prompt, generation → canonical " +
+    "SMILES. Otherwise keywords in task decide (default SMILES): task 'deduplicate my library' gives InChI. " +
+    "Errors: INVALID_SMILES, MOLECULE_TOO_LARGE " +
+    `(> ${MAX_HEAVY_ATOMS} heavy atoms), UNSUPPORTED_MOLECULE (no InChI possible).`,
   input: v.strictObject({
     smiles: smilesArg("Molecule as SMILES."),
     task: v.optional(
@@ -27,7 +22,7 @@ export const representationRouterTool = defineTool({
         v.string(),
         v.maxLength(2000),
         v.description(
-          "Free-text description of what the molecule will be used for (at most 2000 characters).",
+          "What the molecule will be used for, in free text.",
         ),
       ),
     ),

@@ -15,6 +15,12 @@ export const RETRO_METHOD = "One-step BRICS disconnection with RDKit's BRICS rul
 
 const r4 = (x: number) => round(x, 4);
 
+/**
+ * Disconnections returned by default: the best four keep the result of a large drug (paclitaxel,
+ * erythromycin) within 2,500 characters; disconnection_count and truncated say when there are more.
+ */
+export const RETRO_DEFAULT_RESULTS = 4;
+
 const fragmentSchema = v.object({
   smiles: v.pipe(
     v.string(),
@@ -35,29 +41,23 @@ const fragmentSchema = v.object({
 export const retrosynthesisTool = defineTool({
   name: "retrosynthesis",
   title: "One-step BRICS retrosynthesis",
-  description: "One-step retrosynthetic disconnection with BRICS (Degen et al., ChemMedChem 2008, 3, 1503, " +
-    "doi:10.1002/cmdc.200800178) as RDKit implements it. Every acyclic bond joining two link environments " +
-    "in an allowed pairing (amide C(=O)-N, ester C(=O)-O, ether/aryl ether C-O, amine C-N, N-aryl, " +
-    "sulfonamide S-N, aryl-aryl, benzylic C-ring, olefin C=C, ...) is cut on its own, " +
-    "giving two fragments whose attachment points are dummy atoms labelled by environment ([1*] ... [16*]). " +
-    "Each fragment gets an Ertl-Schuffenhauer SA score (1 easy - 10 hard; J. Cheminform. 2009, 1, 8); " +
-    "disconnections are ranked by the larger fragment score, ascending (easiest building blocks first). This " +
-    "is a heuristic: BRICS bonds are bonds commonly made by known reactions, not a validated route. Limit: " +
-    `${BRICS_MAX_HEAVY_ATOMS} heavy atoms. Fails with INVALID_SMILES or MOLECULE_TOO_LARGE; a molecule ` +
-    "without BRICS bonds gives an empty list.",
+  description:
+    "One-step retrosynthetic disconnections: each bond matching RDKit's BRICS rules (Degen et al. 2008 " +
+    "plus RDKit's additions) is cut on its own into two fragments with [n*] attachment dummies, ranked by " +
+    "the larger fragment SA score (Ertl & Schuffenhauer 2009), easiest first. A heuristic, not a validated " +
+    "route. Example: {smiles: 'CC(=O)Nc1ccc(O)cc1'}. Errors: INVALID_SMILES, MOLECULE_TOO_LARGE (> " +
+    `${BRICS_MAX_HEAVY_ATOMS} heavy atoms); no BRICS bond gives an empty list.`,
   input: v.strictObject({
-    smiles: smilesArg(
-      `Molecule as SMILES (at most ${BRICS_MAX_HEAVY_ATOMS} heavy atoms), e.g. 'CC(=O)Nc1ccc(O)cc1'.`,
-    ),
+    smiles: smilesArg(),
     max_results: v.optional(
       v.pipe(
         v.number(),
         v.integer(),
         v.minValue(1),
         v.maxValue(200),
-        v.description("Return at most this many disconnections, best first (default 50, at most 200)."),
+        v.description("Disconnections to return, best first."),
       ),
-      50,
+      RETRO_DEFAULT_RESULTS,
     ),
   }),
   output: v.object({
@@ -78,15 +78,14 @@ export const retrosynthesisTool = defineTool({
         atoms: v.pipe(
           v.tuple([count("Atom index."), count("Atom index.")]),
           v.description(
-            "Atoms of the cut bond (0-based, input SMILES order) in RDKit's FindBRICSBonds order: lower " +
-              "environment number first.",
+            "Atoms of the cut bond (0-based, input SMILES order) in RDKit's FindBRICSBonds order: the " +
+              "matching pair's first environment first.",
           ),
         ),
         environments: v.pipe(
           v.tuple([count("Environment number."), count("Environment number.")]),
           v.description("BRICS link environments (1-16) of atoms[0] and atoms[1]."),
         ),
-        labels: v.pipe(v.tuple([v.string(), v.string()]), v.description("The same as 'L1'...'L16'.")),
         fragments: v.pipe(
           v.tuple([fragmentSchema, fragmentSchema]),
           v.description(
@@ -117,7 +116,6 @@ export const retrosynthesisTool = defineTool({
         bond_index: d.bond_index,
         atoms: d.atoms,
         environments: d.environments,
-        labels: d.labels,
         fragments: [
           { smiles: d.fragments[0].smiles, sa_score: r4(d.fragments[0].sa_score) },
           { smiles: d.fragments[1].smiles, sa_score: r4(d.fragments[1].sa_score) },

@@ -12,20 +12,13 @@ export const saScoreTool = defineTool({
   name: "sa_score",
   title: "Synthetic accessibility score",
   description:
-    "Synthetic accessibility (SA) score of a molecule, 1 (easy to make) to 10 (very hard), by the " +
-    "method of Ertl & Schuffenhauer (J. Cheminform. 2009, 1, 8, doi:10.1186/1758-2946-1-8) exactly as RDKit's " +
-    "reference implementation (Contrib/SA_Score) computes it: the mean fragment contribution of the molecule's " +
-    "Morgan radius-2 environments (frequencies in ~1 M PubChem molecules) minus a complexity penalty (size, " +
-    "stereocentres, spiro and bridgehead atoms, rings larger than 8) plus a symmetry correction, rescaled to " +
-    `1-10. synthesizable is true when the score is below ${SA_SYNTHESIZABLE_BELOW}. Most catalogue and drug ` +
-    "molecules score 2-4; complex natural products 5 and above. Use it to rank candidate structures by ease " +
-    `of synthesis; it does not plan a route. Limit: ${MAX_HEAVY_ATOMS} heavy atoms. Fails with ` +
-    "INVALID_SMILES, MOLECULE_TOO_LARGE, or UNSUPPORTED_MOLECULE (Morgan environments not reproducible, e.g. " +
-    "exotic bond types).",
+    "Synthetic accessibility score (Ertl & Schuffenhauer 2009, as RDKit's SA_Score), 1 (easy) to 10 (very " +
+    `hard), with its terms; synthesizable = score < ${SA_SYNTHESIZABLE_BELOW}. Drugs mostly score 2–4, complex ` +
+    "natural products 5+; aspirin 1.58. Ranks ease of making, not a route: for disconnections use " +
+    "retrosynthesis. Errors: " +
+    `INVALID_SMILES, MOLECULE_TOO_LARGE (> ${MAX_HEAVY_ATOMS} heavy atoms), UNSUPPORTED_MOLECULE.`,
   input: v.strictObject({
-    smiles: smilesArg(
-      `Molecule as SMILES (at most ${MAX_HEAVY_ATOMS} heavy atoms), e.g. 'CC(=O)Oc1ccccc1C(=O)O'.`,
-    ),
+    smiles: smilesArg(),
   }),
   output: v.object({
     smiles: givenSmiles,

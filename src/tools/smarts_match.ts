@@ -13,14 +13,12 @@ export const smartsMatchTool = defineTool({
   name: "smarts_match",
   title: "SMARTS substructure search",
   description:
-    "Search a molecule for a SMARTS pattern (RDKit). Returns whether it matches, the number of unique " +
-    "matches and each match as atom indices (0-based, in the order atoms appear in the SMILES; hydrogens are " +
-    "not atoms unless written in brackets). Example: smiles 'OC(=O)c1ccccc1O', smarts '[CX3](=O)[OX2H1]' " +
-    "finds the carboxylic acid. The search runs in a worker and is stopped after timeout_seconds (default " +
-    `${DEFAULT_SMARTS_TIMEOUT_S}): some patterns, such as a large ring of wildcard atoms, take exponential time in ` +
-    "big polycyclic molecules. Fails with INVALID_SMILES, INVALID_SMARTS or COMPUTATION_TIMEOUT.",
+    "Search a molecule for a SMARTS pattern (RDKit): whether it matches, the unique match count and each " +
+    "match's atom indices (0-based, SMILES order) in SMARTS atom order. Runs in a worker with a time limit. " +
+    "For the PAINS or Brenk alert sets use pains_check or brenk_check. Example: {smiles: 'OC(=O)c1ccccc1O', " +
+    "smarts: 'C(=O)[OH]'}. Errors: INVALID_SMILES, INVALID_SMARTS, COMPUTATION_TIMEOUT.",
   input: v.strictObject({
-    smiles: smilesArg("Molecule to search, as SMILES."),
+    smiles: smilesArg(),
     smarts: v.pipe(v.string(), v.minLength(1), v.maxLength(5000), v.description("SMARTS pattern.")),
     max_matches: v.optional(
       v.pipe(
@@ -28,7 +26,7 @@ export const smartsMatchTool = defineTool({
         v.integer(),
         v.minValue(1),
         v.maxValue(MAX_MATCHES_LIMIT),
-        v.description(`Stop after this many unique matches (default 1000, at most ${MAX_MATCHES_LIMIT}).`),
+        v.description("Stop after this many unique matches."),
       ),
       1000,
     ),
@@ -38,10 +36,7 @@ export const smartsMatchTool = defineTool({
         v.integer(),
         v.minValue(1),
         v.maxValue(MAX_SMARTS_TIMEOUT_S),
-        v.description(
-          `Stop the search after this many seconds with COMPUTATION_TIMEOUT (default ${DEFAULT_SMARTS_TIMEOUT_S}, ` +
-            `at most ${MAX_SMARTS_TIMEOUT_S}).`,
-        ),
+        v.description("Stop the search after this many seconds (COMPUTATION_TIMEOUT)."),
       ),
       DEFAULT_SMARTS_TIMEOUT_S,
     ),

@@ -9,20 +9,13 @@ export const smilesToMoljsonTool = defineTool({
   name: "smiles_to_moljson",
   title: "SMILES to MolJSON",
   description:
-    `Convert SMILES to MolJSON version ${MOLJSON_VERSION}, an explicit JSON graph (format 'moljson'): atoms ` +
-    "with index, element, formal charge, isotope, hydrogen count, radical electrons, aromatic flag and " +
-    "tetrahedral chirality as a winding (CW/CCW, as SMILES @@/@) around named neighbour atoms (implicit H as " +
-    '"H") plus the informational CIP label; bonds with begin/end atom, order (1, 2, 3, 1.5 = aromatic) and ' +
-    "double-bond cis/trans relative to two named neighbour atoms. Atom indices follow the SMILES order. " +
-    "Parsing, aromaticity and CIP labels are RDKit's (CIP labeller: Hanson et al., J. Chem. Inf. Model. 2018, " +
-    "58, 1755). Use it when atoms or bonds must be addressed or edited individually; moljson_to_smiles " +
-    `converts back. Limit: ${MAX_HEAVY_ATOMS} heavy atoms. Fails with INVALID_SMILES, MOLECULE_TOO_LARGE, or ` +
-    "UNSUPPORTED_MOLECULE (dative or zero-order bonds, or an atom outside MolJSON's ranges: charge -8..8, mass " +
-    "number 1..300, hydrogens 0..8, radical electrons 0..4).",
+    `SMILES to MolJSON v${MOLJSON_VERSION}, an explicit JSON graph: atoms (element, charge, isotope, ` +
+    "hydrogens, radicals, aromatic, chirality as a CW/CCW winding around named neighbours) and bonds (order " +
+    "1/2/3/1.5, cis/trans), indexed in SMILES order. Use it to address or edit single atoms or bonds; " +
+    "moljson_to_smiles converts back. About 190 characters per atom. Errors: INVALID_SMILES, " +
+    `MOLECULE_TOO_LARGE (> ${MAX_HEAVY_ATOMS} heavy atoms), UNSUPPORTED_MOLECULE.`,
   input: v.strictObject({
-    smiles: smilesArg(
-      `Molecule as SMILES (at most ${MAX_HEAVY_ATOMS} heavy atoms), e.g. 'N[C@@H](C)C(=O)O'.`,
-    ),
+    smiles: smilesArg(),
   }),
   output: v.object({
     smiles: givenSmiles,

@@ -7,10 +7,10 @@ import { defineTool } from "./tool.ts";
 export const tanimotoTool = defineTool({
   name: "tanimoto",
   title: "Tanimoto similarity",
-  description:
-    "Tanimoto similarity (0 = no shared bits, 1 = identical fingerprints) between two molecules on " +
-    "ECFP4 (RDKit Morgan radius 2, 2048 bits). As a rule of thumb, values above about 0.4 on ECFP4 suggest " +
-    "related chemotypes. Fails with INVALID_SMILES naming the SMILES that could not be parsed.",
+  description: "Tanimoto similarity (0–1) of two molecules on ECFP4 (RDKit " +
+    "Morgan radius 2, 2048 bits), with the bit counts; above about 0.4 suggests related chemotypes. For a " +
+    "shared scaffold use find_mcs. Example: {smiles_a: 'CCO', smiles_b: 'CCN'}. Error: INVALID_SMILES " +
+    "(names the SMILES).",
   input: v.strictObject({
     smiles_a: smilesArg("First molecule as SMILES."),
     smiles_b: smilesArg("Second molecule as SMILES."),

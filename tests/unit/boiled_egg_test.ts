@@ -138,7 +138,8 @@ test("tool output has exactly the spec's five fields and a fixed method naming B
   assert.match(r.method, /2016/);
   // The hydrochloride is evaluated as the free base.
   assert.deepEqual(r, boiledEgg("CN1C(=O)CN=C(c2ccccc2)c2cc(Cl)ccc21"));
-  assert.match(boiledEggTool.description, /doi:10\.1002\/cmdc\.201600182/);
+  assert.match(r.method, /doi:10\.1002\/cmdc\.201600182/);
+  assert.match(boiledEggTool.description, /Daina & Zoete 2016/);
 });
 
 test("invalid SMILES gives INVALID_SMILES", () => {

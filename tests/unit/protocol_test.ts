@@ -320,12 +320,14 @@ test("dialect shaping: modern tools/list carries the cache hint and both schemas
   assert.equal(r?.result?.cacheScope, "public");
   const tools = r?.result?.tools as {
     name: string;
-    inputSchema: { $schema: string };
+    inputSchema: { $schema?: string; type: string };
     outputSchema: object;
   }[];
   assert.ok(tools.length >= 5);
   for (const tool of tools) {
-    assert.equal(tool.inputSchema.$schema, "https://json-schema.org/draft/2020-12/schema", tool.name);
+    // No $schema: JSON Schema 2020-12 is MCP's default dialect for tool schemas (docs/decisions.md).
+    assert.equal(tool.inputSchema.$schema, undefined, tool.name);
+    assert.equal(tool.inputSchema.type, "object", tool.name);
     assert.ok(tool.outputSchema, tool.name);
     assert.doesNotMatch(JSON.stringify(tool), /"\$ref"/);
   }

@@ -1,0 +1,80 @@
+/**
+ * What the model reads stays within its character budgets (docs/decisions.md, "Token budget"), and no result
+ * carries the same content twice. Characters, not tokens, so no tokenizer is needed here; bench/tokens.ts reports
+ * both.
+ */
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { loadTestRDKit } from "../helpers/rdkit.ts";
+import {
+  ATORVASTATIN,
+  BUDGET_DRUGS,
+  callsFor,
+  connection,
+  DEFAULT_RESULT_BUDGET,
+  LIST_BUDGETS,
+  PACK_BUDGETS,
+  PER_ATOM_TOOLS,
+  repeatedContent,
+  RESULT_BUDGETS,
+  resultText,
+  toolsListText,
+  useLocalNameLookup,
+} from "../helpers/budget.ts";
+import { toolRegistry } from "../../src/server.ts";
+
+await loadTestRDKit();
+after(useLocalNameLookup());
+const conn = connection();
+
+test("tools/list: the model-facing part ≤ 20,000 characters and the whole result ≤ 60,000", async () => {
+  const list = await toolsListText(conn);
+  assert.ok(
+    list.modelFacing.length <= LIST_BUDGETS.modelFacing,
+    `model-facing tools/list is ${list.modelFacing.length} characters`,
+  );
+  assert.ok(list.whole.length <= LIST_BUDGETS.whole, `tools/list is ${list.whole.length} characters`);
+});
+
+test("descriptions give author–year, not DOIs, and name the error codes the tool can return", () => {
+  for (const tool of toolRegistry().descriptors) {
+    assert.doesNotMatch(tool.description, /doi:|10\.\d{4,5}\//, tool.name);
+    assert.match(tool.description, /\b(INVALID_[A-Z]+|NAME_NOT_FOUND)\b/, tool.name);
+  }
+});
+
+test("every tool's result for ten drugs is within its budget, with nothing repeated", async () => {
+  const over: string[] = [];
+  for (const drug of BUDGET_DRUGS) {
+    // generate_3d is measured per atom (bench/tokens.ts); one drug here keeps the test quick.
+    const skip = new Set(drug.smiles === ATORVASTATIN ? [] : ["generate_3d"]);
+    for (const call of callsFor(drug, skip)) {
+      const text = await resultText(conn, call);
+      const repeats = repeatedContent(JSON.parse(text));
+      assert.deepEqual(repeats, [], `${call.tool} (${call.label}) repeats content`);
+      if (PER_ATOM_TOOLS.includes(call.tool) || call.tool === "molecule_context_pack") continue;
+      const budget = RESULT_BUDGETS[call.tool] ?? DEFAULT_RESULT_BUDGET;
+      if (text.length > budget) over.push(`${call.tool} (${call.label}): ${text.length} > ${budget}`);
+    }
+  }
+  assert.deepEqual(over, []);
+});
+
+test("molecule_context_pack for atorvastatin: json ≤ 16,000, markdown ≤ 10,000, prompt ≤ 6,000 characters", async () => {
+  for (const format of ["json", "markdown", "prompt"] as const) {
+    const text = await resultText(conn, {
+      tool: "molecule_context_pack",
+      label: format,
+      args: { smiles: ATORVASTATIN, format },
+    });
+    assert.ok(text.length <= PACK_BUDGETS[format], `${format}: ${text.length} characters`);
+  }
+});
+
+test("the repeat finder finds a section rendered beside its object, and a reference given twice", () => {
+  const section = { method: "Rule of five (Lipinski et al., Adv. Drug Deliv. Rev. 1997)", violations: 0 };
+  assert.notDeepEqual(repeatedContent({ lipinski: section, rendered: `Lipinski: ${section.method}` }), []);
+  const endpoint = { reference: "Gleeson, J. Med. Chem. 2008, 51, 817–834", prediction: "x" };
+  assert.equal(repeatedContent({ herg: endpoint, ppb: { ...endpoint, prediction: "y" } }).length, 1);
+  assert.deepEqual(repeatedContent({ smiles: ATORVASTATIN, canonical_smiles: ATORVASTATIN }), []);
+});
