@@ -118,15 +118,32 @@ def inchi_program():
 
 
 def mark_unspecified_double_bonds(mol):
-    """A MOL block carries double-bond geometry in its coordinates; mark stereo-capable double bonds the SMILES left
-    unspecified as 'either' (V2000 bond stereo 3) so InChI does not read a configuration from the 2D layout."""
+    """A MOL block carries double-bond geometry in its coordinates; mark every double bond the SMILES left
+    unspecified as 'either' (V2000 bond stereo 3) so InChI does not read a configuration from the 2D layout (ring
+    double bonds included: InChI removes metal bonds, which can leave a chelate ring's C=N acyclic)."""
     for bond in mol.GetBonds():
         if bond.GetBondType() != Chem.BondType.DOUBLE or bond.GetStereo() != Chem.BondStereo.STEREONONE:
             continue
-        if any(bond.IsInRingSize(n) for n in range(3, 8)):
-            continue
         if bond.GetBeginAtom().GetDegree() >= 2 and bond.GetEndAtom().GetDegree() >= 2:
             bond.SetStereo(Chem.BondStereo.STEREOANY)
+
+
+def coordinates(mol):
+    """2D coordinates, except for a specified double bond in a ring of 8 or more atoms: RDKit's 2D layout of a
+    macrocycle need not honour it, and InChI reads double-bond geometry from coordinates, so such molecules get a
+    3D embedding (ETKDG, which keeps specified stereo) when one can be made."""
+    m = Chem.Mol(mol)
+    macro_ez = any(
+        b.GetBondType() == Chem.BondType.DOUBLE and b.GetStereo() != Chem.BondStereo.STEREONONE and b.IsInRing()
+        and not any(b.IsInRingSize(n) for n in range(3, 8))
+        for b in m.GetBonds()
+    )
+    if macro_ez:
+        h = Chem.AddHs(m)
+        if AllChem.EmbedMolecule(h, randomSeed=7) == 0:
+            return Chem.RemoveHs(h)
+    AllChem.Compute2DCoords(m)
+    return m
 
 
 def inchis(mols):
@@ -136,8 +153,9 @@ def inchis(mols):
         sdf = os.path.join(tmp, "in.sdf")
         writer = open(sdf, "w")
         for i, mol in enumerate(mols):
-            m = Chem.Mol(mol)
-            AllChem.Compute2DCoords(m)
+            m = coordinates(mol)
+            # Kekulé double bonds of aromatic macrocycles (porphyrins) are double bonds to InChI too.
+            Chem.Kekulize(m, clearAromaticFlags=True)
             mark_unspecified_double_bonds(m)
             block = Chem.MolToMolBlock(m)
             writer.write(f"{i}" + block[block.index("\n"):] + "$$$$\n")
@@ -171,6 +189,7 @@ def identity(rows, mols):
             "mw": r(Descriptors.MolWt(mol)),
             "fragments": len(Chem.GetMolFrags(mol)),
             "canonical": Chem.MolToSmiles(mol),
+            "formula": rdMolDescriptors.CalcMolFormula(mol),
             "inchi": inchi,
             "inchikey": key,
         })
@@ -181,8 +200,10 @@ def identity(rows, mols):
         "mw": "Descriptors.MolWt(mol)",
         "fragments": "len(Chem.GetMolFrags(mol))",
         "canonical": "Chem.MolToSmiles(mol) (isomeric, canonical)",
-        "inchi": "AllChem.Compute2DCoords(m); Chem.MolToMolBlock(m) (unspecified stereo-capable acyclic double "
-                 "bonds marked 'either'); inchi_main in.sdf out log prb -Key -AuxNone -Tabbed",
+        "formula": "rdMolDescriptors.CalcMolFormula(mol) (Hill order, net charge appended)",
+        "inchi": "AllChem.Compute2DCoords(m) (AllChem.EmbedMolecule(Chem.AddHs(m), randomSeed=7) when a ring of 8+ "
+                 "atoms has a specified double bond); Chem.Kekulize(m, clearAromaticFlags=True); Chem.MolToMolBlock(m) "
+                 "with unspecified double bonds marked 'either'; inchi_main in.sdf out log prb -Key -AuxNone -Tabbed",
         "inchikey": "the InChIKey inchi_main prints with -Key",
     }, out, {"inchi_program": inchi_program()})
 
@@ -191,7 +212,14 @@ def identity(rows, mols):
 # properties.json, sa_score.json
 
 
+# CalcNumHBA's acceptor SMARTS (RDKit 2022.09, Lipinski.py) with `nH0` narrowed to `nH0X2` (rdkit#8997).
+HBA_X2_SMARTS = ("[$([O,S;H1;v2]-[!$(*=[O,N,P,S])]),$([O,S;H0;v2]),$([O,S;-]),$([N;v3;!$(N-*=!@[O,N,P,S])]),"
+                 "$([nH0X2,o,s;+0])]")
+HBA_X2 = Chem.MolFromSmarts(HBA_X2_SMARTS)
+
+
 def properties(rows, mols):
+    table = Chem.GetPeriodicTable()
     out = []
     for (_, ident, _), mol in zip(rows, mols):
         p, fragments = parent(mol)
@@ -204,10 +232,12 @@ def properties(rows, mols):
             "mw": r(Descriptors.MolWt(p)),
             "exact_mass": r(Descriptors.ExactMolWt(p)),
             "logp": r(logp),
-            "tpsa": r(rdMolDescriptors.CalcTPSA(p)),
-            "tpsa_sp": r(rdMolDescriptors.CalcTPSA(p, includeSandP=True)),
+            # force=True: CalcTPSA caches its value on the molecule, and QED.properties has already asked for it.
+            "tpsa": r(rdMolDescriptors.CalcTPSA(p, force=True)),
+            "tpsa_sp": r(rdMolDescriptors.CalcTPSA(p, force=True, includeSandP=True)),
             "hbd": rdMolDescriptors.CalcNumHBD(p),
             "hba": rdMolDescriptors.CalcNumHBA(p),
+            "hba_x2": len(p.GetSubstructMatches(HBA_X2)),
             "lipinski_hbd": rdMolDescriptors.CalcNumLipinskiHBD(p),
             "lipinski_hba": rdMolDescriptors.CalcNumLipinskiHBA(p),
             "rotb": rdMolDescriptors.CalcNumRotatableBonds(p),
@@ -222,10 +252,12 @@ def properties(rows, mols):
         "mw": "Descriptors.MolWt(p)",
         "exact_mass": "Descriptors.ExactMolWt(p)",
         "logp": "Crippen.MolLogP(p)",
-        "tpsa": "rdMolDescriptors.CalcTPSA(p)",
-        "tpsa_sp": "rdMolDescriptors.CalcTPSA(p, includeSandP=True)",
+        "tpsa": "rdMolDescriptors.CalcTPSA(p, force=True)",
+        "tpsa_sp": "rdMolDescriptors.CalcTPSA(p, force=True, includeSandP=True)",
         "hbd": "rdMolDescriptors.CalcNumHBD(p)",
         "hba": "rdMolDescriptors.CalcNumHBA(p)",
+        "hba_x2": "len(p.GetSubstructMatches(Chem.MolFromSmarts(HBA_X2_SMARTS))): CalcNumHBA's SMARTS with aromatic N "
+                  "restricted to two connections (nH0X2), the definition RDKit adopted in 2026 (rdkit#8997, #9060)",
         "lipinski_hbd": "rdMolDescriptors.CalcNumLipinskiHBD(p)",
         "lipinski_hba": "rdMolDescriptors.CalcNumLipinskiHBA(p)",
         "rotb": "rdMolDescriptors.CalcNumRotatableBonds(p) (default: strict)",
@@ -233,7 +265,15 @@ def properties(rows, mols):
         "heavy": "p.GetNumHeavyAtoms()",
         "qed": "QED.qed(p) (mean weights)",
         "qed_props": "QED.properties(p): [MW, ALOGP, HBA, HBD, PSA, ROTB, AROM, ALERTS]",
-    }, out)
+    }, out, {
+        "valence_lists": {symbol: list(table.GetValenceList(symbol)) for symbol in ("Al", "Si", "P")},
+        "elements": {
+            table.GetElementSymbol(z): [table.GetAtomicWeight(z), table.GetMostCommonIsotopeMass(z)]
+            for z in sorted({a.GetAtomicNum() for m in mols for a in m.GetAtoms()} | {1})
+        },
+        "elements_note": "RDKit's periodic table: symbol -> [GetAtomicWeight, GetMostCommonIsotopeMass]",
+        "hba_x2_smarts": HBA_X2_SMARTS,
+    })
 
 
 def sa_scores(rows, mols):
