@@ -276,11 +276,39 @@ def properties(rows, mols):
     })
 
 
+def sa_without_aromatic_centres(mol):
+    """sascorer.calculateScore with Chem.FindMolChiralCenters's aromatic atoms left out of the stereo count (an
+    aromatic atom is planar): RDKit 2022.09 reports three-connected aromatic N bound to a metal or bridging a
+    macrocycle as possible centres, later releases do not."""
+    original = Chem.FindMolChiralCenters
+
+    def planar_excluded(m, **kwargs):
+        return [c for c in original(m, **kwargs) if not m.GetAtomWithIdx(c[0]).GetIsAromatic()]
+
+    Chem.FindMolChiralCenters = planar_excluded
+    try:
+        return sascorer.calculateScore(mol)
+    finally:
+        Chem.FindMolChiralCenters = original
+
+
 def sa_scores(rows, mols):
-    out = [{"id": ident, "sa": r(sascorer.calculateScore(mol), 8)} for (_, ident, _), mol in zip(rows, mols)]
+    out = []
+    for (_, ident, _), mol in zip(rows, mols):
+        centres = Chem.FindMolChiralCenters(mol, includeUnassigned=True)
+        aromatic = sum(1 for c in centres if mol.GetAtomWithIdx(c[0]).GetIsAromatic())
+        row = {"id": ident, "sa": r(sascorer.calculateScore(mol), 8), "stereo": len(centres)}
+        if aromatic:
+            row["stereo_aromatic"] = aromatic
+            row["sa_planar"] = r(sa_without_aromatic_centres(mol), 8)
+        out.append(row)
     write("sa_score.json", {
         "sa": "sascorer.calculateScore(mol) on the whole molecule, from /usr/share/RDKit/Contrib/SA_Score "
               "(sascorer.readFragmentScores: fpscores.pkl.gz)",
+        "stereo": "len(Chem.FindMolChiralCenters(mol, includeUnassigned=True)), the count sascorer penalises",
+        "stereo_aromatic": "how many of those are aromatic atoms (absent when none)",
+        "sa_planar": "sascorer.calculateScore(mol) with aromatic atoms removed from FindMolChiralCenters' answer "
+                     "(present only when stereo_aromatic is)",
     }, out)
 
 
