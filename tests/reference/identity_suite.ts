@@ -177,9 +177,12 @@ function canonicalTextRow(rows: readonly Computed[]) {
     rows.map((c) => ({ id: c.ref.id, ours: c.canonical, theirs: c.ref.canonical })),
     {
       known: [VALENCE_REFUSED, {
-        reason: "RDKit's canonical atom ranking changed between 2022.09 and 2026.09 (e.g. the 2023.03 " +
-          "canonicalisation rework for stereo and ring systems), so the same molecule can be written in another " +
-          "atom order; for each molecule left out, our RDKit canonicalises RDKit 2022.09's text to our text.",
+        reason:
+          "RDKit's canonical SMILES are comparable only within one RDKit version: the algorithm (Schneider, " +
+          "Sayle & Landrum 2015) is unchanged, but fixes elsewhere in the toolkit since 2022.09 (chirality in the " +
+          "ranking, stereo perception, valence handling) change the atom order of some molecules (rdkit/rdkit " +
+          "discussion #8964; 2022.09.1 release notes). For each molecule left out, our RDKit canonicalises RDKit " +
+          "2022.09's text to our text, so both name the same molecule.",
         explained: (id) => {
           const c = byId.get(id)!;
           return c.canonical !== undefined && canonicalSmiles(c.ref.canonical) === c.canonical;

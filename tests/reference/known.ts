@@ -72,9 +72,11 @@ export function valenceRefusedIds(): ReadonlySet<string> {
 export const VALENCE_REFUSED: KnownDifference = {
   reason:
     "RDKit 2026.09 refuses these structures at parsing (INVALID_SMILES): each has an Al, Si or P atom with " +
-    "six bonds (hexafluorosilicate, hexafluorophosphate, a tris(acetylacetonate)-like Al complex), a valence RDKit " +
-    "2022.09's periodic table allowed (Al 3/6, Si 4/6, P 3/5/7) and the later valence tables do not; the test " +
-    "checks each one parses unsanitised and has such an atom.",
+    "six bonds (hexafluorosilicate, hexafluorophosphate, a tris(acetylacetonate)-like Al complex). RDKit " +
+    "2022.09's periodic table allowed those valences (Al 3/6, Si 4/6, P 3/5/7, recorded in properties.json's " +
+    "provenance); RDKit 2024.09.1 removed valence 6 for Al and Si and 7 for P, As, Sb and Bi (release notes, " +
+    "backwards-incompatible changes; rdkit/rdkit#7491). The test checks each one parses unsanitised and has such " +
+    "an atom.",
   explained: (id) => valenceRefusedIds().has(id),
 };
 

@@ -62,9 +62,10 @@ function metalRadicals(
   return {
     reason:
       "RDKit 2022.09 assigns one radical electron to a transition-metal atom bonded in a complex (Cu, Co, " +
-      "Mn, Cr, V here) whose bonds fall short of its first listed valence; RDKit 2026.09's valence model assigns " +
-      "bonded transition metals none (an isolated [Cu] still has one in both). For each molecule left out, every " +
-      "atom whose count differs is a bonded transition metal with 1 in RDKit 2022.09 and 0 in ours.",
+      "Mn, Cr, V here); since RDKit 2024.03 a metal with no default valence gets no radical electrons once it " +
+      "has a bond, and an isolated one gets its valence-electron count mod 2 (rdkit/rdkit#7122, fixed by #7126: " +
+      '"don\'t make stuff up"), so [Cu] alone still has one in both. For each molecule left out, every atom ' +
+      "whose count differs is a bonded transition metal with 1 in RDKit 2022.09 and 0 in ours.",
     explained: (id) => {
       const c = byId.get(id);
       if (!c?.ours) return false;
