@@ -6,6 +6,7 @@
  */
 import { ChemError } from "../../src/errors.ts";
 import { rdkit } from "../../src/chem/rdkit.ts";
+import { canonicalSmiles } from "../../src/chem/identity.ts";
 import type { KnownDifference } from "./rows.ts";
 
 export type { KnownDifference } from "./rows.ts";
@@ -155,4 +156,20 @@ export function elementDataDifference(
       return d !== undefined && s !== 0 && Math.abs(d - s) <= within + 1e-9;
     },
   };
+}
+
+const recanonicalised = new Map<string, string>();
+
+/**
+ * RDKit 2022.09's canonical SMILES canonicalised by our RDKit (memoised: several rows of a suite ask for the same
+ * molecule). Two canonical SMILES from different RDKit versions name the same molecule when this maps the older
+ * one onto the newer.
+ */
+export function ourCanonical(theirs: string): string {
+  let ours = recanonicalised.get(theirs);
+  if (ours === undefined) {
+    ours = canonicalSmiles(theirs);
+    recanonicalised.set(theirs, ours);
+  }
+  return ours;
 }

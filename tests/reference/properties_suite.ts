@@ -11,11 +11,11 @@ import {
   elementDataDifference,
   type ElementTable,
   type KnownDifference,
+  ourCanonical,
   periodicTableShift,
   VALENCE_REFUSED,
 } from "./known.ts";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
-import { canonicalSmiles } from "../../src/chem/identity.ts";
 import { boiledEggZones } from "../../src/chem/boiled_egg.ts";
 import { LIPINSKI_THRESHOLDS } from "../../src/chem/properties.ts";
 import { calcPropertiesTool } from "../../src/tools/calc_properties.ts";
@@ -118,7 +118,7 @@ function calcRows(
       "parent_smiles (same molecule)",
       pairs(rows, (c) => c.props?.parent_smiles, (r) => r.parent),
       {
-        same: (ours, theirs) => ours === canonicalSmiles(theirs),
+        same: (ours, theirs) => ours === ourCanonical(theirs),
         tolerance: "exact (RDKit 2022's SMILES re-canonicalised by our RDKit)",
       },
     ),
@@ -242,7 +242,7 @@ function admetRows(rows: readonly Computed[], masses: { mw: KnownDifference }): 
       "parent_smiles (same molecule)",
       pairs(rows, (c) => c.admet?.parent_smiles, (r) => r.parent),
       {
-        same: (ours, theirs) => ours === canonicalSmiles(theirs),
+        same: (ours, theirs) => ours === ourCanonical(theirs),
         tolerance: "exact (RDKit 2022's SMILES re-canonicalised by our RDKit)",
       },
     ),
