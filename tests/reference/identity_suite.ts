@@ -63,6 +63,8 @@ async function compute(): Promise<Computed[]> {
       parsed: await attempt(() => parseSmilesTool.run(args)),
       canonical: (await attempt(() => canonicalSmilesTool.run(args)))?.canonical_smiles,
       router: await attempt(() => representationRouterTool.run({ ...args, task_kind: "identity_dedup" })),
+      // molecule_context_pack's identifiers section is exactly this call (src/tools/molecule_context_pack.ts);
+      // running the whole pack would repeat every tool the other suites already compare.
       ids: await attempt(() => identifiers(m.smiles)),
     });
   }
