@@ -53,6 +53,15 @@ function matchSet(matches: readonly (readonly number[])[]): string {
   return JSON.stringify(matches.map((m) => m.join(",")).sort());
 }
 
+/** The set bits of the result's hex: bit i is `(byte[i >> 3] >> (i & 7)) & 1`, as the output schema says. */
+function onBitsOfHex(hex: string): number[] {
+  const bits: number[] = [];
+  for (let i = 0; i < hex.length * 4; i++) {
+    if ((parseInt(hex.slice((i >> 3) * 2, (i >> 3) * 2 + 2), 16) >> (i & 7)) & 1) bits.push(i);
+  }
+  return bits;
+}
+
 async function fingerprintRows(): Promise<Comparison[]> {
   const set = validationSet();
   const fixture = readFixture<FingerprintFixture>("fingerprints.json");
@@ -62,7 +71,7 @@ async function fingerprintRows(): Promise<Comparison[]> {
     const ref = fixture.molecules[i]!;
     if (ref.id !== m.id) throw new Error(`fingerprints.json out of step with molecules.smi at ${m.id}`);
     const fp = await attempt(() => ecfp4Tool.run({ smiles: m.smiles }));
-    bits.push({ id: m.id, ours: fp?.on_bits, theirs: ref.bits });
+    bits.push({ id: m.id, ours: fp && onBitsOfHex(fp.hex), theirs: ref.bits });
     popcount.push({ id: m.id, ours: fp?.popcount, theirs: ref.bits.length });
   }
   const similarity: Pair<number>[] = [];

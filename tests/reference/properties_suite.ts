@@ -55,6 +55,8 @@ const QED_KEYS = ["MW", "ALOGP", "HBA", "HBD", "PSA", "ROTB", "AROM", "ALERTS"] 
 /** One molecule: RDKit's record and each tool's result (undefined when the tool refused the molecule). */
 interface Computed {
   readonly ref: PropertiesRecord;
+  /** The input SMILES. */
+  readonly smiles: string;
   readonly props?: Awaited<ReturnType<typeof calcPropertiesTool.run>>;
   readonly lipinski?: Awaited<ReturnType<typeof lipinskiCheckTool.run>>;
   readonly egg?: Awaited<ReturnType<typeof boiledEggTool.run>>;
@@ -77,6 +79,7 @@ async function compute(fixture: PropertiesFixture): Promise<Computed[]> {
     const args = { smiles: m.smiles };
     out.push({
       ref,
+      smiles: m.smiles,
       props: await attempt(() => calcPropertiesTool.run(args)),
       lipinski: await attempt(() => lipinskiCheckTool.run(args)),
       egg: await attempt(() => boiledEggTool.run(args)),
@@ -84,6 +87,20 @@ async function compute(fixture: PropertiesFixture): Promise<Computed[]> {
     });
   }
   return out;
+}
+
+/**
+ * The component a tool described: results name it (`parent_smiles`) only for multi-component input, so for one
+ * component it is the input itself, and a `parent_smiles` on a one-component input is a difference too.
+ */
+function described(
+  c: Computed,
+  result: { parent_smiles?: string; fragment_count: number } | undefined,
+  smiles: string,
+): string | undefined {
+  if (result === undefined) return undefined;
+  if (result.fragment_count > 1) return result.parent_smiles;
+  return result.parent_smiles === undefined ? ourCanonical(smiles) : `unexpected parent_smiles ${c.ref.id}`;
 }
 
 function pairs<T>(
@@ -116,7 +133,7 @@ function calcRows(
     R.exact(
       tool,
       "parent_smiles (same molecule)",
-      pairs(rows, (c) => c.props?.parent_smiles, (r) => r.parent),
+      pairs(rows, (c) => described(c, c.props, c.smiles), (r) => r.parent),
       {
         same: (ours, theirs) => ours === ourCanonical(theirs),
         tolerance: "exact (RDKit 2022's SMILES re-canonicalised by our RDKit)",
@@ -139,14 +156,14 @@ function calcRows(
       key === "MW" || key === "ALOGP" || key === "PSA"
         ? near(
           `qed_details.properties.${key}`,
-          (c) => c.props?.qed_details.properties[key],
+          (c) => qedInput(c, key),
           (r) => r.qed_props[k]!,
           r4,
           key === "MW" ? [masses.mw] : [],
         )
         : exact(
           `qed_details.properties.${key}`,
-          (c) => c.props?.qed_details.properties[key],
+          (c) => qedInput(c, key),
           (r) => r.qed_props[k]!,
         )
     ),
@@ -219,6 +236,23 @@ function eggRows(rows: readonly Computed[]): Comparison[] {
   ];
 }
 
+/**
+ * One of QED's eight inputs as the result gives it: MW, ALOGP, PSA, HBD and ROTB are the top-level fields
+ * (QED reads exactly those descriptors), HBA, AROM and ALERTS sit in `qed_details.properties`.
+ */
+function qedInput(c: Computed, key: string): number | undefined {
+  const p = c.props;
+  if (p === undefined) return undefined;
+  const top: Record<string, number> = {
+    MW: p.molecular_weight,
+    ALOGP: p.logp,
+    PSA: p.tpsa,
+    HBD: p.hbd,
+    ROTB: p.rotatable_bonds,
+  };
+  return top[key] ?? (p.qed_details.properties as Record<string, number>)[key];
+}
+
 /** The Gleeson-rule endpoints, which read MW and logP. */
 const GLEESON = ["herg", "cyp3a4", "ppb"] as const;
 
@@ -231,8 +265,9 @@ function farthest(values: readonly (number | undefined)[], reference: number): n
 function admetRows(rows: readonly Computed[], masses: { mw: KnownDifference }): Comparison[] {
   const tool = "admet_profile";
   type Endpoint = keyof NonNullable<Computed["admet"]>["endpoints"];
-  const input = (c: Computed, endpoint: Endpoint, key: string) =>
-    c.admet?.endpoints[endpoint].inputs[key] as number | undefined;
+  // The rules' shared inputs are given once, in `inputs`; every endpoint reads from there.
+  const input = (c: Computed, _endpoint: Endpoint, key: string) =>
+    (c.admet?.inputs as Record<string, number> | undefined)?.[key === "wlogp" ? "logp" : key];
   const r2 = roundingTolerance(2);
   const r3 = roundingTolerance(3);
   const r4 = roundingTolerance(4);
@@ -240,7 +275,7 @@ function admetRows(rows: readonly Computed[], masses: { mw: KnownDifference }): 
     R.exact(
       tool,
       "parent_smiles (same molecule)",
-      pairs(rows, (c) => c.admet?.parent_smiles, (r) => r.parent),
+      pairs(rows, (c) => described(c, c.admet, c.smiles), (r) => r.parent),
       {
         same: (ours, theirs) => ours === ourCanonical(theirs),
         tolerance: "exact (RDKit 2022's SMILES re-canonicalised by our RDKit)",
