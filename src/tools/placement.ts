@@ -1,0 +1,60 @@
+/**
+ * Where each tool runs: on the protocol thread, or in the worker pool (src/tools/isolation.ts); and what each
+ * pool worker computes once as it starts.
+ *
+ * The line is drawn by measurement (bench/tool_cost_bench.ts, table in docs/decisions.md): a worker round trip
+ * adds 0.1–0.3 ms, so a tool whose median call on the drug set takes a millisecond or more, or whose p99 takes
+ * several, goes to the pool. It then never holds up the thread that reads and answers every request, and calls
+ * run on as many cores as there are workers. Cheaper tools stay in place, where the round trip would cost a
+ * third or more of the work. `name_to_smiles` stays too: it waits on the network, not on a core, and its lookup
+ * configuration lives on the protocol thread.
+ *
+ * @module
+ */
+
+/**
+ * Tools that run in the pool for what they cost. Tools with a `Tool.isolation` deadline (smarts_match,
+ * find_mcs, generate_3d) run there as well, whatever their cost.
+ */
+export const POOLED_TOOLS: ReadonlySet<string> = new Set([
+  "parse_smiles",
+  "calc_properties",
+  "lipinski_check",
+  "sa_score",
+  "pains_check",
+  "admet_profile",
+  "boiled_egg",
+  "retrosynthesis",
+  "molecule_context_pack",
+]);
+
+/**
+ * Longest a pooled tool without a deadline of its own may compute, ms. Their atom limits keep them far below it
+ * (the slowest drug-set call takes well under a second); past it the worker is retired like a runaway search,
+ * so no input can occupy a worker for good. Equal to the longest `timeout_seconds` any tool accepts.
+ */
+export const POOLED_DEADLINE_MS = 30_000;
+
+/** One call a starting worker makes so that users' first calls find its one-time work done. */
+export interface WarmUpCall {
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+}
+
+const PARACETAMOL = "CC(=O)Nc1ccc(O)cc1";
+const ATENOLOL = "CC(C)NCC(O)COc1ccc(CC(N)=O)cc1";
+
+/**
+ * What each worker runs before it reports ready: one small call of every tool it serves that has one-time
+ * work. The context pack covers identifiers (InChI), calc_properties (descriptors, the 116 QED alert queries),
+ * Lipinski, SA score (the fragment table decoded), PAINS and Brenk (585 queries compiled), BOILED-Egg, ADMET,
+ * MolJSON and the renderers; retrosynthesis compiles the BRICS rules; the others warm their own code paths.
+ */
+export const WARM_UP_CALLS: readonly WarmUpCall[] = [
+  { tool: "molecule_context_pack", args: { smiles: ATENOLOL, format: "markdown" } },
+  { tool: "retrosynthesis", args: { smiles: ATENOLOL } },
+  { tool: "parse_smiles", args: { smiles: PARACETAMOL } },
+  { tool: "smarts_match", args: { smiles: PARACETAMOL, smarts: "[OX2H]" } },
+  { tool: "find_mcs", args: { smiles_list: [PARACETAMOL, ATENOLOL] } },
+  { tool: "generate_3d", args: { smiles: PARACETAMOL } },
+];
