@@ -99,7 +99,12 @@ export async function main(args: readonly string[], platform: Platform): Promise
   const module = wasm instanceof WebAssembly.Module ? wasm : await WebAssembly.compile(wasm);
   await loadRDKit(module, (line) => log(`rdkit: ${line}`));
   const runner = platform.spawnToolWorker
-    ? new IsolatedRunner({ spawn: platform.spawnToolWorker, wasm: module, size: workers })
+    ? new IsolatedRunner({
+      spawn: platform.spawnToolWorker,
+      wasm: module,
+      size: workers,
+      onWarm: (ms) => log(`${workers} tool worker(s) started and warmed up in ${Math.round(ms)} ms`),
+    })
     : undefined;
   const server = createServer({
     log,

@@ -45,8 +45,8 @@ const PARACETAMOL = "CC(=O)Nc1ccc(O)cc1";
 const ATENOLOL = "CC(C)NCC(O)COc1ccc(CC(N)=O)cc1";
 
 /**
- * What each worker runs before it reports ready: one small call of every tool it serves that has one-time
- * work. The context pack covers identifiers (InChI), calc_properties (descriptors, the 116 QED alert queries),
+ * What each worker runs once it has reported ready, one call per task (src/tools/isolation.ts): a small call of
+ * every pooled tool with one-time work. The context pack covers identifiers (InChI), calc_properties (descriptors, the 116 QED alert queries),
  * Lipinski, SA score (the fragment table decoded), PAINS and Brenk (585 queries compiled), BOILED-Egg, ADMET,
  * MolJSON and the renderers; retrosynthesis compiles the BRICS rules; the others warm their own code paths.
  */
@@ -56,5 +56,7 @@ export const WARM_UP_CALLS: readonly WarmUpCall[] = [
   { tool: "parse_smiles", args: { smiles: PARACETAMOL } },
   { tool: "smarts_match", args: { smiles: PARACETAMOL, smarts: "[OX2H]" } },
   { tool: "find_mcs", args: { smiles_list: [PARACETAMOL, ATENOLOL] } },
+  // Twice: the force-field code reaches its optimised form over the first few molecules, not on the first.
   { tool: "generate_3d", args: { smiles: PARACETAMOL } },
+  { tool: "generate_3d", args: { smiles: ATENOLOL } },
 ];

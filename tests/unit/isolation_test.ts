@@ -258,7 +258,7 @@ test("a started pool replaces a retired worker at once, so the pool stays full; 
   );
 });
 
-test("serveToolWorker makes the warm-up calls (validated, defaults applied) before it reports ready", async () => {
+test("serveToolWorker reports ready once RDKit is loaded, then warms up; a call sent at ready comes first", async () => {
   const seen: unknown[] = [];
   const recorder = defineTool({
     name: "recorder",
@@ -268,20 +268,31 @@ test("serveToolWorker makes the warm-up calls (validated, defaults applied) befo
     output: v.object({}),
     run: (args) => {
       seen.push(args);
-      return {};
+      return { n: args.n };
     },
   }) as unknown as Tool;
   const posted: WorkerReply[] = [];
   let listener: (message: WorkerRequest) => void = () => {};
   serveToolWorker(
-    { post: (message) => posted.push(message), onMessage: (l) => (listener = l) },
+    {
+      post: (message) => {
+        posted.push(message);
+        // A user's call arriving the moment the worker is ready is served before the warm-up calls.
+        if (message.kind === "ready") listener({ kind: "call", tool: "recorder", args: { n: 1 } });
+      },
+      onMessage: (l) => (listener = l),
+    },
     [recorder],
     [{ tool: "recorder", args: {} }, { tool: "recorder", args: { n: 2 } }],
   );
   listener({ kind: "init", wasm: await testWasm() });
-  while (posted.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-  assert.deepEqual(posted, [{ kind: "ready" }]);
-  assert.deepEqual(seen, [{ n: 7 }, { n: 2 }]);
+  while (seen.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.deepEqual(posted, [{ kind: "ready" }, { kind: "result", value: { n: 1 } }]);
+  assert.deepEqual(
+    seen,
+    [{ n: 1 }, { n: 7 }, { n: 2 }],
+    "the call, then the warm-up calls with defaults applied",
+  );
 });
 
 test("WARM_UP_CALLS are valid calls of pooled tools, and every one succeeds", async () => {
