@@ -40,6 +40,8 @@ const POOLED_CALLS: { name: string; arguments: Record<string, unknown> }[] = [
   { name: "retrosynthesis", arguments: { smiles: ATORVASTATIN } },
   { name: "sa_score", arguments: { smiles: ATORVASTATIN } },
   { name: "pains_check", arguments: { smiles: ATORVASTATIN } },
+  { name: "brenk_check", arguments: { smiles: ATORVASTATIN } },
+  { name: "representation_router", arguments: { smiles: ATORVASTATIN, task: "deduplicate by identity" } },
   { name: "calc_properties", arguments: { smiles: ATORVASTATIN } },
   { name: "lipinski_check", arguments: { smiles: ATORVASTATIN } },
   { name: "admet_profile", arguments: { smiles: ATORVASTATIN } },

@@ -3,10 +3,11 @@
  * pool worker computes once as it starts.
  *
  * The line is drawn by measurement (bench/tool_cost_bench.ts, table in docs/decisions.md): a worker round trip
- * adds 0.1–0.3 ms, so a tool whose median call on the drug set takes a millisecond or more, or whose p99 takes
- * several, goes to the pool. It then never holds up the thread that reads and answers every request, and calls
- * run on as many cores as there are workers. Cheaper tools stay in place, where the round trip would cost a
- * third or more of the work. `name_to_smiles` stays too: it waits on the network, not on a core, and its lookup
+ * adds 0.1–0.4 ms, so a tool whose median call on the drug set takes a millisecond or more, or whose p99 takes
+ * several, goes to the pool, and so does a cheaper one whose first call builds a table (Brenk queries, InChI):
+ * that work belongs in the workers' warm-up, not on the protocol thread. A pooled tool never holds up the
+ * thread that reads and answers every request, and calls run on as many cores as there are workers. Cheaper
+ * tools stay in place, where the round trip would cost a third or more of the work. `name_to_smiles` stays too: it waits on the network, not on a core, and its lookup
  * configuration lives on the protocol thread.
  *
  * @module
@@ -22,9 +23,11 @@ export const POOLED_TOOLS: ReadonlySet<string> = new Set([
   "lipinski_check",
   "sa_score",
   "pains_check",
+  "brenk_check",
   "admet_profile",
   "boiled_egg",
   "retrosynthesis",
+  "representation_router",
   "molecule_context_pack",
 ]);
 

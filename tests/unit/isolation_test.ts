@@ -60,7 +60,11 @@ class FakeWorkers {
     const handle: WorkerHandle = {
       post: (message: WorkerRequest) => {
         if (message.kind === "init") {
-          setTimeout(() => alive && onMessage({ kind: "ready" }), 1);
+          setTimeout(() => {
+            if (!alive) return;
+            onMessage({ kind: "ready" });
+            onMessage({ kind: "warm" });
+          }, 1);
           return;
         }
         const behaviour = (message.args as { behaviour: Behaviour }).behaviour;
@@ -240,6 +244,24 @@ test("start() spawns the whole pool at once; calls use those workers and spawn n
   assert.equal(workers.terminated, 3);
 });
 
+test("start() reports once, through onWarm, when every worker has warmed up", async () => {
+  const workers = new FakeWorkers();
+  const reports: number[] = [];
+  const runner = new IsolatedRunner({
+    spawn: workers.spawn,
+    wasm,
+    size: 2,
+    onWarm: (ms) => reports.push(ms),
+  });
+  runner.start();
+  assert.deepEqual(reports, [], "not before the workers answer");
+  await runner.run(isolated, { behaviour: { ms: 1, value: 1 } });
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(reports.length, 1);
+  assert.ok(reports[0]! >= 0);
+  runner.close();
+});
+
 test("a started pool replaces a retired worker at once, so the pool stays full; close() replaces none", async () => {
   const workers = new FakeWorkers();
   const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 2 });
@@ -286,8 +308,8 @@ test("serveToolWorker reports ready once RDKit is loaded, then warms up; a call 
     [{ tool: "recorder", args: {} }, { tool: "recorder", args: { n: 2 } }],
   );
   listener({ kind: "init", wasm: await testWasm() });
-  while (seen.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
-  assert.deepEqual(posted, [{ kind: "ready" }, { kind: "result", value: { n: 1 } }]);
+  while (posted.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.deepEqual(posted, [{ kind: "ready" }, { kind: "result", value: { n: 1 } }, { kind: "warm" }]);
   assert.deepEqual(
     seen,
     [{ n: 1 }, { n: 7 }, { n: 2 }],
