@@ -7,8 +7,8 @@
  * several, goes to the pool, and so does a cheaper one whose first call builds a table (Brenk queries, InChI):
  * that work belongs in the workers' warm-up, not on the protocol thread. A pooled tool never holds up the
  * thread that reads and answers every request, and calls run on as many cores as there are workers. Cheaper
- * tools stay in place, where the round trip would cost a third or more of the work. `name_to_smiles` stays too: it waits on the network, not on a core, and its lookup
- * configuration lives on the protocol thread.
+ * tools stay in place, where the round trip would cost a third or more of the work. `name_to_smiles` stays
+ * too: it waits on the network, not on a core, and its lookup configuration lives on the protocol thread.
  *
  * @module
  */
@@ -49,9 +49,10 @@ const ATENOLOL = "CC(C)NCC(O)COc1ccc(CC(N)=O)cc1";
 
 /**
  * What each worker runs once it has reported ready, one call per task (src/tools/isolation.ts): a small call of
- * every pooled tool with one-time work. The context pack covers identifiers (InChI), calc_properties (descriptors, the 116 QED alert queries),
- * Lipinski, SA score (the fragment table decoded), PAINS and Brenk (585 queries compiled), BOILED-Egg, ADMET,
- * MolJSON and the renderers; retrosynthesis compiles the BRICS rules; the others warm their own code paths.
+ * every pooled tool with one-time work. The context pack covers identifiers (InChI, also what
+ * representation_router needs), calc_properties (descriptors, the 116 QED alert queries), Lipinski, SA score
+ * (the fragment table decoded), PAINS and Brenk (585 queries compiled), BOILED-Egg, ADMET, MolJSON and the
+ * renderers; retrosynthesis compiles the BRICS rules; the others warm their own code paths.
  */
 export const WARM_UP_CALLS: readonly WarmUpCall[] = [
   { tool: "molecule_context_pack", args: { smiles: ATENOLOL, format: "markdown" } },
