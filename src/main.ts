@@ -13,11 +13,32 @@ import { createServer } from "./server.ts";
 import { StdioSession } from "./transport/stdio.ts";
 import { IsolatedRunner, type SpawnWorker } from "./tools/isolation.ts";
 
+/** The environment variable that sets the number of tool workers (default: the available parallelism). */
+export const WORKERS_ENV = "CHEM_MCP_WORKERS";
+
 /**
- * Tool workers per process. Two, on the machines we measured (2 cores): one long computation never holds up
- * the next, and each worker costs an RDKit instance (measured: 38 MiB of RSS under Node, 54 MiB under Deno).
+ * Tool workers per process: `CHEM_MCP_WORKERS` when set (an integer from 1 to 256), else one per core the
+ * process may use, so costly calls run on every core while the protocol thread, mostly waiting, shares them.
+ * Each worker costs an RDKit instance (memory measured in docs/decisions.md).
+ *
+ * @example
+ * ```ts
+ * toolWorkerCount({ CHEM_MCP_WORKERS: "3" }, 8); // 3
+ * toolWorkerCount({}, 8); // 8
+ * ```
  */
-export const TOOL_WORKERS = 2;
+export function toolWorkerCount(
+  env: Readonly<Record<string, string | undefined>>,
+  parallelism: number,
+): number {
+  const text = env[WORKERS_ENV];
+  if (text === undefined || text === "") return Math.max(1, Math.floor(parallelism) || 1);
+  const count = Number(text);
+  if (!/^\d+$/.test(text.trim()) || count < 1 || count > 256) {
+    throw new Error(`${WORKERS_ENV} must be a whole number of tool workers from 1 to 256, not '${text}'.`);
+  }
+  return count;
+}
 
 /** What a runtime provides to {@link main}. */
 export interface Platform {
@@ -36,6 +57,8 @@ export interface Platform {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Starts a worker running the tool-worker entry of this runtime (absent: every tool runs in place). */
   readonly spawnToolWorker?: SpawnWorker;
+  /** How many threads the process can run at once (cores it may use). */
+  readonly parallelism: number;
   /** Listens for TCP connections on `bind:port`; resolves with the bound port. */
   readonly listen: (
     bind: string,
@@ -62,8 +85,10 @@ export async function main(args: readonly string[], platform: Platform): Promise
     await platform.stdout(plan.text);
     return 0;
   }
+  let workers: number;
   try {
     configureNameLookup(nameLookupConfigFromEnv(platform.env));
+    workers = toolWorkerCount(platform.env, platform.parallelism);
   } catch (error) {
     platform.stderr(`chem-mcp: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
@@ -74,17 +99,34 @@ export async function main(args: readonly string[], platform: Platform): Promise
   const module = wasm instanceof WebAssembly.Module ? wasm : await WebAssembly.compile(wasm);
   await loadRDKit(module, (line) => log(`rdkit: ${line}`));
   const runner = platform.spawnToolWorker
-    ? new IsolatedRunner({ spawn: platform.spawnToolWorker, wasm: module, size: TOOL_WORKERS })
+    ? new IsolatedRunner({
+      spawn: platform.spawnToolWorker,
+      wasm: module,
+      size: workers,
+      onWarm: (ms) => log(`${workers} tool worker(s) started and warmed up in ${Math.round(ms)} ms`),
+    })
     : undefined;
   const server = createServer({
     log,
     ...(runner ? { runTool: (tool, args) => runner.run(tool, args) } : {}),
   });
+  // The pool starts (each worker loading RDKit and building its one-time tables on its own thread) once the
+  // first stdio answer is out, so its start-up does not compete with that answer for the cores, or once the
+  // HTTP endpoint listens. A pooled call before then starts a worker itself.
+  const startPool = () => runner?.start();
   if (plan.options.transport === "streamable-http") {
     await serveHttp(server, plan.options, platform, log);
+    startPool();
     return await new Promise<never>(() => {});
   }
-  const session = new StdioSession(server.connect(), platform.stdout);
+  let first = true;
+  const session = new StdioSession(server.connect(), async (text) => {
+    await platform.stdout(text);
+    if (first) {
+      first = false;
+      startPool();
+    }
+  });
   await platform.readStdin((chunk) => session.push(chunk));
   await session.end();
   runner?.close();

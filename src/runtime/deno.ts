@@ -29,6 +29,7 @@ export const denoPlatform: Platform = {
   },
   listen: listenDeno,
   spawnToolWorker,
+  parallelism: navigator.hardwareConcurrency,
 };
 
 /** A Web Worker running src/runtime/worker_deno.ts (Deno ends the process itself, so `hold` has nothing to do). */

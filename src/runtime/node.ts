@@ -6,6 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
 import process from "node:process";
 import { main, type Platform } from "../main.ts";
 import { Worker } from "node:worker_threads";
@@ -55,6 +56,7 @@ export const nodePlatform: Platform = {
     }),
   listen: listenNode,
   spawnToolWorker,
+  parallelism: availableParallelism(),
 };
 
 /**

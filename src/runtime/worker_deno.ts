@@ -5,6 +5,7 @@
  */
 import { serveToolWorker, type WorkerReply, type WorkerRequest } from "../tools/isolation.ts";
 import { TOOLS } from "../tools/registry.ts";
+import { WARM_UP_CALLS } from "../tools/placement.ts";
 
 // The worker global, typed here because this file is checked with the window library like the rest.
 const scope = globalThis as unknown as {
@@ -12,9 +13,13 @@ const scope = globalThis as unknown as {
   onmessage: ((event: MessageEvent<WorkerRequest>) => void) | null;
 };
 
-serveToolWorker({
-  post: (message) => scope.postMessage(message),
-  onMessage: (listener) => {
-    scope.onmessage = (event) => listener(event.data);
+serveToolWorker(
+  {
+    post: (message) => scope.postMessage(message),
+    onMessage: (listener) => {
+      scope.onmessage = (event) => listener(event.data);
+    },
   },
-}, TOOLS);
+  TOOLS,
+  WARM_UP_CALLS,
+);

@@ -1,10 +1,11 @@
 // A SMARTS search that would run for hours, sent to the real server process (stdio and HTTP): it is stopped at
 // its deadline with COMPUTATION_TIMEOUT while the same process goes on answering other requests, and the next
-// search works. Runs against every artefact (source, npm package, single executable), so the worker entry of
-// each is exercised.
+// search works. Costly tools run in the pool too, so a cheap call never waits behind them; the pool size
+// follows CHEM_MCP_WORKERS. Runs against every artefact (source, npm package, single executable), so the
+// worker entry of each is exercised.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LineClient, startServer } from "../helpers/process.ts";
+import { collect, LineClient, startServer } from "../helpers/process.ts";
 import { initialize, modern, request } from "../helpers/protocol.ts";
 import { mcpHeaders, post, rawRequest, startHttpServer } from "../helpers/http.ts";
 import { RUNAWAY_MOLECULE, RUNAWAY_SMARTS } from "../data/runaway.ts";
@@ -110,4 +111,56 @@ test("http: a runaway search answers 200 with COMPUTATION_TIMEOUT; a request sen
   } finally {
     await server.stop();
   }
+});
+
+const ATORVASTATIN = "CC(C)c1c(C(=O)Nc2ccccc2)c(-c2ccccc2)c(-c2ccc(F)cc2)n1CC[C@@H](O)C[C@@H](O)CC(=O)O";
+
+test("stdio: 8 context packs in flight in the pool give one same pack; a cheap call sent after them answers first", async () => {
+  const client = new LineClient(startServer());
+  const pack = modern("tools/call", { name: "molecule_context_pack", arguments: { smiles: ATORVASTATIN } });
+  await client.request(pack); // past every one-time table, wherever it is built
+  const packs = Array.from({ length: 8 }, () =>
+    client.request(
+      modern("tools/call", { name: "molecule_context_pack", arguments: { smiles: ATORVASTATIN } }),
+    ));
+  const quick = await client.request(
+    modern("tools/call", { name: "canonical_smiles", arguments: { smiles: "OCC" } }),
+  );
+  assert.equal(structured(quick).canonical_smiles, "CCO");
+  const answers = await Promise.all(packs);
+  const order = client.received.map((m) => m.id);
+  for (const answer of answers) {
+    assert.ok(order.indexOf(quick.id) < order.indexOf(answer.id), JSON.stringify(order));
+    assert.equal(structured(answer).smiles, ATORVASTATIN);
+    assert.deepEqual(structured(answer), structured(answers[0]!), "every worker computes the same pack");
+  }
+  assert.equal(await client.close(), 0);
+  assert.deepEqual(client.garbage, []);
+});
+
+test("stdio, CHEM_MCP_WORKERS=1: a timed-out search retires the only worker; a pooled call then gets a fresh one", async () => {
+  const client = new LineClient(startServer([], { CHEM_MCP_WORKERS: "1" }));
+  const slow = client.request(
+    modern("tools/call", {
+      name: "smarts_match",
+      arguments: { smiles: MOLECULE, smarts: RUNAWAY, timeout_seconds: 1 },
+    }),
+  );
+  const pack = client.request(
+    modern("tools/call", { name: "sa_score", arguments: { smiles: "CC(=O)Oc1ccccc1C(=O)O" } }),
+  );
+  assert.equal((structured(await slow).error as { code: string }).code, "COMPUTATION_TIMEOUT");
+  const score = structured(await pack).sa_score as number;
+  assert.ok(score > 1 && score < 3, `aspirin is easy to make: ${score}`);
+  assert.equal(await client.close(), 0);
+});
+
+test("CHEM_MCP_WORKERS that is not a whole number from 1 to 256 exits 2 naming the variable", async () => {
+  const finished = await collect(startServer([], { CHEM_MCP_WORKERS: "0" }), "");
+  assert.equal(finished.code, 2);
+  assert.match(
+    finished.stderr,
+    /CHEM_MCP_WORKERS must be a whole number of tool workers from 1 to 256, not '0'/,
+  );
+  assert.equal(finished.stdout, "");
 });

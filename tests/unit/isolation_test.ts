@@ -1,17 +1,29 @@
 // The worker pool of src/tools/isolation.ts driven through fake workers that live in this thread: what runs in
-// place, reuse, the deadline, errors crossing back, a worker dying, and the pool bound. Real workers in both
+// place, reuse, the deadline, errors crossing back, a worker dying, the pool bound, starting and refilling the
+// pool, the worker's warm-up and the pool size option. Real workers in both
 // runtimes are exercised end to end in tests/e2e/isolation_test.ts.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as v from "valibot";
+import { readFileSync } from "node:fs";
 import {
   IsolatedRunner,
+  serveToolWorker,
   type WorkerHandle,
   type WorkerReply,
   type WorkerRequest,
 } from "../../src/tools/isolation.ts";
+import { POOLED_DEADLINE_MS, POOLED_TOOLS, WARM_UP_CALLS } from "../../src/tools/placement.ts";
+import { TOOLS } from "../../src/tools/registry.ts";
 import { defineTool, type Tool } from "../../src/tools/tool.ts";
 import { ChemError } from "../../src/errors.ts";
+import { toolWorkerCount } from "../../src/main.ts";
+import { loadTestRDKit, RDKIT_WASM_PATH } from "../helpers/rdkit.ts";
+
+/** The real RDKit module, for serveToolWorker run in this thread. */
+function testWasm(): Promise<WebAssembly.Module> {
+  return WebAssembly.compile(readFileSync(RDKIT_WASM_PATH));
+}
 
 /** What the fake worker does with a call: answer after `ms`, throw, hang, or die. */
 type Behaviour =
@@ -48,7 +60,11 @@ class FakeWorkers {
     const handle: WorkerHandle = {
       post: (message: WorkerRequest) => {
         if (message.kind === "init") {
-          setTimeout(() => alive && onMessage({ kind: "ready" }), 1);
+          setTimeout(() => {
+            if (!alive) return;
+            onMessage({ kind: "ready" });
+            onMessage({ kind: "warm" });
+          }, 1);
           return;
         }
         const behaviour = (message.args as { behaviour: Behaviour }).behaviour;
@@ -177,4 +193,150 @@ test("never more workers than the pool size; waiting calls get the next free one
   assert.deepEqual(settled.slice(1).map((s) => s.status === "fulfilled" && s.value), [1, 2, 3]);
   assert.ok(workers.maxRunning <= 2, `at most 2 at once, saw ${workers.maxRunning}`);
   assert.equal(workers.spawned, 3, "two at first, one to replace the timed-out worker");
+});
+
+test("a tool named in `pooled` runs in a worker with the pool deadline; others stay in place", async () => {
+  const workers = new FakeWorkers();
+  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 1, pooled: new Set(["in_place"]) });
+  assert.equal(runner.deadlineMs(inPlace, {}), POOLED_DEADLINE_MS);
+  assert.equal(runner.deadlineMs(isolated, {}), 100, "a tool's own deadline wins");
+  assert.equal(runner.deadlineMs(fakeTool("cheap", false), {}), undefined);
+  assert.deepEqual(await runner.run(inPlace, { behaviour: { ms: 1, value: { inWorker: true } } }), {
+    inWorker: true,
+  });
+  assert.equal(workers.spawned, 1);
+  runner.close();
+});
+
+test("a pooled tool past the pool deadline is stopped with COMPUTATION_TIMEOUT and its own message", async () => {
+  const workers = new FakeWorkers();
+  const costly = fakeTool("costly", false);
+  const runner = new IsolatedRunner({
+    spawn: workers.spawn,
+    wasm,
+    size: 1,
+    pooled: new Set(["costly"]),
+    pooledDeadlineMs: 50,
+  });
+  await assert.rejects(
+    runner.run(costly, { behaviour: { hang: true } }),
+    (e) =>
+      e instanceof ChemError && e.code === "COMPUTATION_TIMEOUT" && e.details?.limit_ms === 50 &&
+      /longest any call may compute/.test(e.message),
+  );
+  assert.equal(workers.terminated, 1);
+  assert.deepEqual(await runner.run(costly, { behaviour: { ms: 1, value: { next: 1 } } }), { next: 1 });
+  runner.close();
+});
+
+test("start() spawns the whole pool at once; calls use those workers and spawn no more", async () => {
+  const workers = new FakeWorkers();
+  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 3 });
+  runner.start();
+  assert.equal(workers.spawned, 3);
+  const values = await Promise.all(
+    [1, 2, 3, 4, 5, 6].map((n) => runner.run(isolated, { behaviour: { ms: 5, value: n } })),
+  );
+  assert.deepEqual(values, [1, 2, 3, 4, 5, 6]);
+  assert.equal(workers.spawned, 3);
+  assert.ok(workers.maxRunning <= 3);
+  runner.close();
+  assert.equal(workers.terminated, 3);
+});
+
+test("start() reports once, through onWarm, when every worker has warmed up", async () => {
+  const workers = new FakeWorkers();
+  const reports: number[] = [];
+  const runner = new IsolatedRunner({
+    spawn: workers.spawn,
+    wasm,
+    size: 2,
+    onWarm: (ms) => reports.push(ms),
+  });
+  runner.start();
+  assert.deepEqual(reports, [], "not before the workers answer");
+  await runner.run(isolated, { behaviour: { ms: 1, value: 1 } });
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(reports.length, 1);
+  assert.ok(reports[0]! >= 0);
+  runner.close();
+});
+
+test("a started pool replaces a retired worker at once, so the pool stays full; close() replaces none", async () => {
+  const workers = new FakeWorkers();
+  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 2 });
+  runner.start();
+  await assert.rejects(runner.run(isolated, { behaviour: { hang: true } }));
+  assert.equal(workers.spawned, 3, "the timed-out worker was replaced without waiting for a call");
+  await assert.rejects(runner.run(isolated, { behaviour: { die: "RuntimeError: unreachable" } }));
+  assert.equal(workers.spawned, 4);
+  runner.close();
+  assert.equal(workers.terminated, 4, "3 idle at close, 1 retired after its timeout");
+  await assert.rejects(runner.run(isolated, { behaviour: { fail: "boom" } }));
+  assert.equal(
+    workers.spawned,
+    5,
+    "after close a call still gets a worker, but the retired one is not replaced",
+  );
+});
+
+test("serveToolWorker reports ready once RDKit is loaded, then warms up; a call sent at ready comes first", async () => {
+  const seen: unknown[] = [];
+  const recorder = defineTool({
+    name: "recorder",
+    title: "recorder",
+    description: "recorder",
+    input: v.object({ n: v.optional(v.number(), 7) }),
+    output: v.object({}),
+    run: (args) => {
+      seen.push(args);
+      return { n: args.n };
+    },
+  }) as unknown as Tool;
+  const posted: WorkerReply[] = [];
+  let listener: (message: WorkerRequest) => void = () => {};
+  serveToolWorker(
+    {
+      post: (message) => {
+        posted.push(message);
+        // A user's call arriving the moment the worker is ready is served before the warm-up calls.
+        if (message.kind === "ready") listener({ kind: "call", tool: "recorder", args: { n: 1 } });
+      },
+      onMessage: (l) => (listener = l),
+    },
+    [recorder],
+    [{ tool: "recorder", args: {} }, { tool: "recorder", args: { n: 2 } }],
+  );
+  listener({ kind: "init", wasm: await testWasm() });
+  while (posted.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.deepEqual(posted, [{ kind: "ready" }, { kind: "result", value: { n: 1 } }, { kind: "warm" }]);
+  assert.deepEqual(
+    seen,
+    [{ n: 1 }, { n: 7 }, { n: 2 }],
+    "the call, then the warm-up calls with defaults applied",
+  );
+});
+
+test("WARM_UP_CALLS are valid calls of pooled tools, and every one succeeds", async () => {
+  await loadTestRDKit();
+  const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
+  for (const call of WARM_UP_CALLS) {
+    const tool = byName.get(call.tool);
+    assert.ok(tool, call.tool);
+    assert.ok(POOLED_TOOLS.has(call.tool) || tool.isolation, `${call.tool} runs in the pool`);
+    const result = await tool.run(v.parse(tool.input, call.args));
+    assert.ok(v.safeParse(tool.output, result).success, `${call.tool} result matches its schema`);
+  }
+  for (const name of POOLED_TOOLS) assert.ok(byName.has(name), `pooled tool ${name} exists`);
+});
+
+test("toolWorkerCount: the available parallelism by default, CHEM_MCP_WORKERS when set, errors otherwise", () => {
+  assert.equal(toolWorkerCount({}, 8), 8);
+  assert.equal(toolWorkerCount({}, 0), 1);
+  assert.equal(toolWorkerCount({ CHEM_MCP_WORKERS: "" }, 2), 2);
+  assert.equal(toolWorkerCount({ CHEM_MCP_WORKERS: "3" }, 2), 3);
+  assert.equal(toolWorkerCount({ CHEM_MCP_WORKERS: " 1 " }, 2), 1);
+  for (const bad of ["0", "-1", "2.5", "many", "257"]) {
+    assert.throws(() => toolWorkerCount({ CHEM_MCP_WORKERS: bad }, 2), /CHEM_MCP_WORKERS must be/);
+  }
 });

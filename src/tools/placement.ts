@@ -1,0 +1,66 @@
+/**
+ * Where each tool runs: on the protocol thread, or in the worker pool (src/tools/isolation.ts); and what each
+ * pool worker computes once as it starts.
+ *
+ * The line is drawn by measurement (bench/tool_cost_bench.ts, table in docs/decisions.md): a worker round trip
+ * adds 0.1–0.4 ms, so a tool whose median call on the drug set takes a millisecond or more, or whose p99 takes
+ * several, goes to the pool, and so does a cheaper one whose first call builds a table (Brenk queries, InChI):
+ * that work belongs in the workers' warm-up, not on the protocol thread. A pooled tool never holds up the
+ * thread that reads and answers every request, and calls run on as many cores as there are workers. Cheaper
+ * tools stay in place, where the round trip would cost a third or more of the work. `name_to_smiles` stays
+ * too: it waits on the network, not on a core, and its lookup configuration lives on the protocol thread.
+ *
+ * @module
+ */
+
+/**
+ * Tools that run in the pool for what they cost. Tools with a `Tool.isolation` deadline (smarts_match,
+ * find_mcs, generate_3d) run there as well, whatever their cost.
+ */
+export const POOLED_TOOLS: ReadonlySet<string> = new Set([
+  "parse_smiles",
+  "calc_properties",
+  "lipinski_check",
+  "sa_score",
+  "pains_check",
+  "brenk_check",
+  "admet_profile",
+  "boiled_egg",
+  "retrosynthesis",
+  "representation_router",
+  "molecule_context_pack",
+]);
+
+/**
+ * Longest a pooled tool without a deadline of its own may compute, ms. Their atom limits keep them far below it
+ * (the slowest drug-set call takes well under a second); past it the worker is retired like a runaway search,
+ * so no input can occupy a worker for good. Equal to the longest `timeout_seconds` any tool accepts.
+ */
+export const POOLED_DEADLINE_MS = 30_000;
+
+/** One call a starting worker makes so that users' first calls find its one-time work done. */
+export interface WarmUpCall {
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+}
+
+const PARACETAMOL = "CC(=O)Nc1ccc(O)cc1";
+const ATENOLOL = "CC(C)NCC(O)COc1ccc(CC(N)=O)cc1";
+
+/**
+ * What each worker runs once it has reported ready, one call per task (src/tools/isolation.ts): a small call of
+ * every pooled tool with one-time work. The context pack covers identifiers (InChI, also what
+ * representation_router needs), calc_properties (descriptors, the 116 QED alert queries), Lipinski, SA score
+ * (the fragment table decoded), PAINS and Brenk (585 queries compiled), BOILED-Egg, ADMET, MolJSON and the
+ * renderers; retrosynthesis compiles the BRICS rules; the others warm their own code paths.
+ */
+export const WARM_UP_CALLS: readonly WarmUpCall[] = [
+  { tool: "molecule_context_pack", args: { smiles: ATENOLOL, format: "markdown" } },
+  { tool: "retrosynthesis", args: { smiles: ATENOLOL } },
+  { tool: "parse_smiles", args: { smiles: PARACETAMOL } },
+  { tool: "smarts_match", args: { smiles: PARACETAMOL, smarts: "[OX2H]" } },
+  { tool: "find_mcs", args: { smiles_list: [PARACETAMOL, ATENOLOL] } },
+  // Twice: the force-field code reaches its optimised form over the first few molecules, not on the first.
+  { tool: "generate_3d", args: { smiles: PARACETAMOL } },
+  { tool: "generate_3d", args: { smiles: ATENOLOL } },
+];
