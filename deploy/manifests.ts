@@ -59,6 +59,9 @@ export function deployment(image = `${APP}:${VERSION}`): Deployment {
             image,
             imagePullPolicy: "IfNotPresent",
             ports: [{ name: "http", containerPort: CONTAINER_PORT, protocol: "TCP" }],
+            // The pool's default size is the cores the process may run on, which in a container is the node's
+            // count, not the CPU limit: one worker per core of the limit, each 90–120 MiB, fits the memory limit.
+            env: [{ name: "CHEM_MCP_WORKERS", value: "2" }],
             resources: {
               requests: { cpu: "1", memory: "384Mi" },
               limits: { cpu: "2", memory: "512Mi" },

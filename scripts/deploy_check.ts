@@ -5,7 +5,7 @@
  *      the image's own entrypoint runs in it with `chroot` as the image's user, with an empty environment; it
  *      must answer `server/discover` and `tools/call` (one tool in place, one in a tool worker) over HTTP;
  *   2. replicas behind HAProxy (deploy/haproxy.cfg): throughput through the balancer with 1 and 2 replicas,
- *      RSS per replica before and after tool workers were used;
+ *      RSS per replica at start, after the load and after its tool workers computed;
  *   3. failover: one replica is killed with SIGKILL under autocannon load; no request may fail at the client;
  *      p99 before, during and after; the replica is restarted and must be marked up and serve again.
  *
@@ -477,7 +477,7 @@ async function throughput(
     `      throughput 2 replicas / 1 replica: ${(answered[2] / answered[1]).toFixed(2)}x on ${cores()} cores`,
   );
   const idle = replicas.map((r) => rssMiB(r.child.pid!));
-  // Worker-isolated calls, two at a time, start both of a replica's tool workers (they start on demand).
+  // Calls of pooled tools, two at a time, put both of a replica's (already warm) tool workers to work.
   for (const replica of replicas) {
     for (let i = 0; i < 4; i++) {
       await Promise.all([
@@ -489,8 +489,8 @@ async function throughput(
   const withWorkers = replicas.map((r) => rssMiB(r.child.pid!));
   const mib = (figures: number[]) => `${figures.map((m) => m.toFixed(0)).join(", ")} MiB`;
   console.log(
-    `      RSS per replica: started ${mib(fresh)}; after the load, tool workers not yet used ${mib(idle)}; ` +
-      `after tool calls that start both tool workers ${mib(withWorkers)}`,
+    `      RSS per replica (${cores()} tool workers each, warmed up after the first answer): started ` +
+      `${mib(fresh)}; after the load ${mib(idle)}; after generate_3d and smarts_match calls ${mib(withWorkers)}`,
   );
 }
 
