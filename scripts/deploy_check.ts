@@ -490,7 +490,7 @@ async function throughput(
   const mib = (figures: number[]) => `${figures.map((m) => m.toFixed(0)).join(", ")} MiB`;
   console.log(
     `      RSS per replica (${cores()} tool workers each, warmed up after the first answer): started ` +
-      `${mib(fresh)}; after the load ${mib(idle)}; after generate_3d and smarts_match calls ${mib(withWorkers)}`,
+      `${mib(fresh)}; after the load ${mib(idle)}; after pooled tool calls ${mib(withWorkers)}`,
   );
 }
 
