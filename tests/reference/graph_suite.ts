@@ -82,7 +82,7 @@ async function fingerprintRows(): Promise<Comparison[]> {
     similarity.push({ id: `${ma.id}/${mb.id}`, ours: t?.similarity, theirs: value });
   }
   return [
-    R.exact("ecfp4", "on_bits (set bits of 2048)", bits),
+    R.exact("ecfp4", "hex (its set bits, of 2048)", bits),
     R.exact("ecfp4", "popcount", popcount),
     R.near(
       "tanimoto",

@@ -283,7 +283,7 @@ function admetRows(rows: readonly Computed[], masses: { mw: KnownDifference }): 
     ),
     R.near(
       tool,
-      "bbb, caco2 inputs.tpsa (with S and P)",
+      "inputs.tpsa (with S and P; read by bbb, caco2)",
       pairs(
         rows,
         (c) => farthest([input(c, "bbb", "tpsa"), input(c, "caco2", "tpsa")], c.ref.tpsa_sp),
@@ -294,7 +294,7 @@ function admetRows(rows: readonly Computed[], masses: { mw: KnownDifference }): 
     ),
     R.near(
       tool,
-      "bbb, caco2, herg, cyp3a4, ppb inputs.logp",
+      "inputs.logp (read by bbb, caco2, herg, cyp3a4, ppb)",
       pairs(
         rows,
         (c) =>
@@ -310,7 +310,7 @@ function admetRows(rows: readonly Computed[], masses: { mw: KnownDifference }): 
     ),
     R.near(
       tool,
-      "herg, cyp3a4, ppb inputs.molecular_weight",
+      "inputs.molecular_weight (read by herg, cyp3a4, ppb)",
       pairs(
         rows,
         (c) => farthest(GLEESON.map((e) => input(c, e, "molecular_weight")), c.ref.mw),
