@@ -9,7 +9,7 @@ import { connect } from "node:net";
 import { readFileSync } from "node:fs";
 import process from "node:process";
 import autocannon from "autocannon";
-import { startHttpServer } from "../tests/helpers/http.ts";
+import { mcpHeaders, post, startHttpServer } from "../tests/helpers/http.ts";
 import { startServer } from "../tests/helpers/process.ts";
 import { type Figures, loadPrevious } from "./previous.ts";
 
@@ -66,19 +66,7 @@ async function latency(
   concurrency: number,
   perWorker: number,
 ): Promise<{ p50: number; p99: number }> {
-  const payload = body(3);
-  const request = [
-    "POST /mcp HTTP/1.1",
-    "Host: 127.0.0.1",
-    "Content-Type: application/json",
-    "Accept: application/json",
-    "MCP-Protocol-Version: 2026-07-28",
-    "Mcp-Method: tools/call",
-    "Mcp-Name: canonical_smiles",
-    `Content-Length: ${new TextEncoder().encode(payload).length}`,
-    "",
-    payload,
-  ].join("\r\n");
+  const request = post(body(3), mcpHeaders("tools/call", "canonical_smiles"));
   const times: number[] = [];
   const one = () =>
     new Promise<void>((resolve) => {

@@ -19,6 +19,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import process from "node:process";
+import { mcpHeaders, post } from "../tests/helpers/http.ts";
 import { type Figures, loadPrevious } from "./previous.ts";
 
 function option(name: string, fallback: string): string {
@@ -152,23 +153,11 @@ async function stdioServer(runtime: string, env: Record<string, string> = {}): P
 }
 
 function httpCall(port: number, call: Call): Promise<number> {
-  const body = request(1, call);
-  const head = [
-    "POST /mcp HTTP/1.1",
-    "Host: 127.0.0.1",
-    "Content-Type: application/json",
-    "Accept: application/json",
-    "MCP-Protocol-Version: 2026-07-28",
-    "Mcp-Method: tools/call",
-    `Mcp-Name: ${call.name}`,
-    `Content-Length: ${new TextEncoder().encode(body).length}`,
-    "",
-    "",
-  ].join("\r\n");
+  const message = post(request(1, call), mcpHeaders("tools/call", call.name));
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const chunks: Buffer[] = [];
-    const socket = connect(port, "127.0.0.1", () => socket.write(head + body));
+    const socket = connect(port, "127.0.0.1", () => socket.write(message));
     socket.on("data", (chunk: Buffer) => chunks.push(chunk));
     socket.on("error", reject);
     socket.on("close", () => {
