@@ -45,6 +45,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import process from "node:process";
+import { mcpHeaders } from "../helpers/http.ts";
 import { IS_DENO, ROOT } from "../helpers/process.ts";
 
 /** A command found in the docs, with where it was found. */
@@ -352,13 +353,7 @@ async function checkHttpServer(command: string): Promise<void> {
   try {
     const res = await fetch(`http://127.0.0.1:${match[1]}/mcp`, {
       method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "accept": "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "canonical_smiles",
-      },
+      headers: mcpHeaders("tools/call", "canonical_smiles"),
       body: CANONICAL_CALL,
     });
     assert.equal(res.status, 200);

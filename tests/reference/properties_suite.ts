@@ -253,21 +253,10 @@ function qedInput(c: Computed, key: string): number | undefined {
   return top[key] ?? (p.qed_details.properties as Record<string, number>)[key];
 }
 
-/** The Gleeson-rule endpoints, which read MW and logP. */
-const GLEESON = ["herg", "cyp3a4", "ppb"] as const;
-
-/** Of several copies of one input, the one farthest from RDKit's value (so one row checks them all). */
-function farthest(values: readonly (number | undefined)[], reference: number): number | undefined {
-  if (values.some((x) => x === undefined)) return undefined;
-  return (values as number[]).reduce((a, b) => (Math.abs(b - reference) > Math.abs(a - reference) ? b : a));
-}
-
 function admetRows(rows: readonly Computed[], masses: { mw: KnownDifference }): Comparison[] {
   const tool = "admet_profile";
-  type Endpoint = keyof NonNullable<Computed["admet"]>["endpoints"];
-  // The rules' shared inputs are given once, in `inputs`; every endpoint reads from there.
-  const input = (c: Computed, _endpoint: Endpoint, key: string) =>
-    (c.admet?.inputs as Record<string, number> | undefined)?.[key === "wlogp" ? "logp" : key];
+  // The descriptors every rule reads are given once, in `inputs`.
+  const inputs = (c: Computed) => c.admet?.inputs;
   const r2 = roundingTolerance(2);
   const r3 = roundingTolerance(3);
   const r4 = roundingTolerance(4);
@@ -286,7 +275,7 @@ function admetRows(rows: readonly Computed[], masses: { mw: KnownDifference }): 
       "inputs.tpsa (with S and P; read by bbb, caco2)",
       pairs(
         rows,
-        (c) => farthest([input(c, "bbb", "tpsa"), input(c, "caco2", "tpsa")], c.ref.tpsa_sp),
+        (c) => inputs(c)?.tpsa,
         (r) => r.tpsa_sp,
       ),
       r2.tolerance,
@@ -297,12 +286,7 @@ function admetRows(rows: readonly Computed[], masses: { mw: KnownDifference }): 
       "inputs.logp (read by bbb, caco2, herg, cyp3a4, ppb)",
       pairs(
         rows,
-        (c) =>
-          farthest([
-            input(c, "bbb", "wlogp"),
-            input(c, "caco2", "logp"),
-            ...GLEESON.map((e) => input(c, e, "logp")),
-          ], c.ref.logp),
+        (c) => inputs(c)?.logp,
         (r) => r.logp,
       ),
       r4.tolerance,
@@ -313,7 +297,7 @@ function admetRows(rows: readonly Computed[], masses: { mw: KnownDifference }): 
       "inputs.molecular_weight (read by herg, cyp3a4, ppb)",
       pairs(
         rows,
-        (c) => farthest(GLEESON.map((e) => input(c, e, "molecular_weight")), c.ref.mw),
+        (c) => inputs(c)?.molecular_weight,
         (r) => r.mw,
       ),
       r3.tolerance,
