@@ -80,13 +80,11 @@ const env = process.env.DENORT_BIN
 let failed = 0;
 for (const target of targets) {
   const output = join(outDir, TARGETS[target]!);
-  // The tool worker is started from a URL at run time, which the module graph does not show: include it.
+  // Tool workers are the binary itself run with a hidden flag (src/runtime/process_worker_deno.ts).
   const args = [
     "compile",
     "--allow-all",
     "--no-check",
-    "--include",
-    "src/runtime/worker_deno.ts",
     "--target",
     target,
     "--output",
