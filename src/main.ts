@@ -104,11 +104,12 @@ export async function main(args: readonly string[], platform: Platform): Promise
       wasm: module,
       size: workers,
       onWarm: (ms) => log(`${workers} tool worker(s) started and warmed up in ${Math.round(ms)} ms`),
+      log,
     })
     : undefined;
   const server = createServer({
     log,
-    ...(runner ? { runTool: (tool, args) => runner.run(tool, args) } : {}),
+    ...(runner ? { runTool: (tool, args, signal) => runner.run(tool, args, signal) } : {}),
   });
   // The pool starts (each worker loading RDKit and building its one-time tables on its own thread) once the
   // first stdio answer is out, so its start-up does not compete with that answer for the cores, or once the
