@@ -63,10 +63,40 @@ export function loadRDKit(
     },
   }).then((module) => {
     module.disable_logging();
+    trackSizes(module);
     loaded = module;
     return module;
   });
   return loading;
+}
+
+let largestSeen = 0;
+
+/** Records the size of every molecule and query RDKit builds, for {@link takeLargestMolecule}. */
+function trackSizes(module: MainModule): void {
+  const track = <A extends unknown[]>(make: (...args: A) => Mol | null) => {
+    const tracked = (...args: A): Mol | null => {
+      const mol = make.apply(module, args);
+      if (mol) largestSeen = Math.max(largestSeen, mol.get_num_atoms());
+      return mol;
+    };
+    // Embind's overload dispatch looks its table up on the module's property, which is now this wrapper.
+    return Object.assign(tracked, make);
+  };
+  module.get_mol = track(module.get_mol) as MainModule["get_mol"];
+  module.get_qmol = track(module.get_qmol) as MainModule["get_qmol"];
+  module.get_mol_copy = track(module.get_mol_copy) as MainModule["get_mol_copy"];
+}
+
+/**
+ * The most atoms of any molecule or query RDKit has built since the last call, and resets the count. A tool
+ * worker asks after each call: an instance that held a very large molecule may have been damaged silently
+ * (src/tools/placement.ts, `LARGE_INPUT_ATOMS`), so the worker is replaced.
+ */
+export function takeLargestMolecule(): number {
+  const largest = largestSeen;
+  largestSeen = 0;
+  return largest;
 }
 
 /**

@@ -43,7 +43,8 @@ function largestRing(mol: Mol): number {
   const doc = JSON.parse(mol.get_json()) as {
     molecules?: { extensions?: { name?: string; atomRings?: number[][] }[] }[];
   };
-  const rings = doc.molecules?.[0]?.extensions?.find((e) => e.name === "rdkitRepresentation")?.atomRings ?? [];
+  const rings = doc.molecules?.[0]?.extensions?.find((e) => e.name === "rdkitRepresentation")?.atomRings ??
+    [];
   return rings.reduce((largest, ring) => Math.max(largest, ring.length), 0);
 }
 

@@ -17,7 +17,7 @@
  */
 import * as v from "valibot";
 import { CancelledError, ChemError, type ChemErrorCode, ChemMcpError } from "../errors.ts";
-import { loadRDKit } from "../chem/rdkit.ts";
+import { loadRDKit, takeLargestMolecule } from "../chem/rdkit.ts";
 import {
   inputAtoms,
   LARGE_INPUT_ATOMS,
@@ -37,12 +37,13 @@ export type WorkerRequest =
 export type WorkerReply =
   | { readonly kind: "ready" }
   | { readonly kind: "warm" }
-  | { readonly kind: "result"; readonly value: unknown }
+  | { readonly kind: "result"; readonly value: unknown; readonly retire?: boolean }
   | {
     readonly kind: "chem_error";
     readonly code: ChemErrorCode;
     readonly message: string;
     readonly details?: Record<string, unknown>;
+    readonly retire?: boolean;
   }
   | { readonly kind: "failure"; readonly message: string };
 
@@ -103,11 +104,19 @@ export function serveToolWorker(
       await ready;
       const tool = byName.get(message.tool);
       if (!tool) throw new Error(`no tool named '${message.tool}' in the worker`);
-      endpoint.post({ kind: "result", value: await tool.run(message.args as never) });
+      takeLargestMolecule();
+      const value = await tool.run(message.args as never);
+      endpoint.post({ kind: "result", value, ...retireFlag() });
     } catch (error) {
       endpoint.post(
         error instanceof ChemError
-          ? { kind: "chem_error", code: error.code, message: error.message, details: error.details }
+          ? {
+            kind: "chem_error",
+            code: error.code,
+            message: error.message,
+            details: error.details,
+            ...retireFlag(),
+          }
           : {
             kind: "failure",
             message: error instanceof Error ? error.stack ?? error.message : String(error),
@@ -115,6 +124,11 @@ export function serveToolWorker(
       );
     }
   });
+}
+
+/** `retire: true` when this call built a molecule large enough to have damaged RDKit without a trap. */
+function retireFlag(): { retire?: true } {
+  return takeLargestMolecule() > LARGE_INPUT_ATOMS ? { retire: true } : {};
 }
 
 /** Makes each warm-up call with its validated arguments, yielding to waiting messages before each. */
@@ -190,8 +204,8 @@ interface Waiter {
  *   bounded call always finds a worker they cannot take; with `size` 1 a second worker starts for bounded calls
  *   while the only one runs such a search, and stops when it falls idle;
  * - a worker is retired (terminated, replaced) after a timeout, a cancel, a failure that is not a typed
- *   chemistry error (a WebAssembly trap), and after any call on a large input, whose damage to RDKit's memory
- *   could be silent;
+ *   chemistry error (a WebAssembly trap), and after any call in which RDKit built a molecule larger than
+ *   {@link LARGE_INPUT_ATOMS}, whose damage to RDKit's memory could be silent;
  * - if RDKit on the calling thread ever fails that way, every later call goes to the pool.
  *
  * Workers start on first use, or all at once with {@link IsolatedRunner.start}; a started pool replaces each
@@ -254,6 +268,7 @@ export class IsolatedRunner {
     if (signal?.aborted) throw new CancelledError();
     const runaway = tool.isolation !== undefined;
     const slot = await this.#acquire(runaway, signal); // counted in #runaway from here when runaway
+    if (runaway) this.#keepReserve();
     let reply: CallOutcome;
     try {
       reply = await this.#call(slot, tool, args, deadlineMs, signal);
@@ -261,14 +276,15 @@ export class IsolatedRunner {
       if (runaway) this.#runaway--;
     }
     // After a timeout, a cancel, a death or an exception (possibly a WebAssembly trap) the worker's RDKit is not
-    // trusted; nor after a large input, which may have damaged it without a trap.
-    const trusted = (reply.kind === "result" || reply.kind === "chem_error") &&
-      inputAtoms(args) <= LARGE_INPUT_ATOMS;
+    // trusted; nor after it built a very large molecule, which may have damaged it without a trap.
+    const trusted = (reply.kind === "result" || reply.kind === "chem_error") && reply.retire !== true;
     if (trusted) this.#release(slot);
     else this.#discard(slot);
     if (reply.kind === "died" || reply.kind === "failure") {
       this.#options.log?.(
-        `'${tool.name}' broke its worker, which was replaced: ${reply.kind === "died" ? reply.reason : reply.message}`,
+        `'${tool.name}' broke its worker, which was replaced: ${
+          reply.kind === "died" ? reply.reason : reply.message
+        }`,
       );
     }
     return unwrap(tool, reply, deadlineMs);
@@ -287,7 +303,9 @@ export class IsolatedRunner {
       if (!(error instanceof ChemMcpError)) {
         this.#inPlaceBroken = true;
         this.#options.log?.(
-          `'${tool.name}' failed on the protocol thread (${describe(error)}); every later call runs in the pool`,
+          `'${tool.name}' failed on the protocol thread (${
+            describe(error)
+          }); every later call runs in the pool`,
         );
       }
       throw error;
@@ -361,6 +379,16 @@ export class IsolatedRunner {
       };
       this.#waiting.push(waiter);
     });
+  }
+
+  /**
+   * In a started pool, a search that took the last free worker gets a warm spare started beside it (within the
+   * capacity bounded calls may use), so a bounded call, or the next call after a cancel, finds one ready.
+   */
+  #keepReserve(): void {
+    if (this.#keepFull && this.#idle.length === 0 && this.#alive < this.#capacity(false)) {
+      this.#idle.unshift(this.#spawn());
+    }
   }
 
   /** Most workers alive for a call of this kind (see the class notes on reserved capacity). */

@@ -25,6 +25,7 @@ import { defineTool, type Tool } from "../../src/tools/tool.ts";
 import { CancelledError, ChemError } from "../../src/errors.ts";
 import { toolWorkerCount } from "../../src/main.ts";
 import { loadTestRDKit, RDKIT_WASM_PATH } from "../helpers/rdkit.ts";
+import { takeLargestMolecule, withMol } from "../../src/chem/rdkit.ts";
 
 /** The real RDKit module, for serveToolWorker run in this thread. */
 function testWasm(): Promise<WebAssembly.Module> {
@@ -33,7 +34,7 @@ function testWasm(): Promise<WebAssembly.Module> {
 
 /** What the fake worker does with a call: answer after `ms`, throw, hang, or die. */
 type Behaviour =
-  | { ms: number; value: unknown }
+  | { ms: number; value: unknown; retire?: true }
   | { chem: string }
   | { fail: string }
   | { hang: true }
@@ -84,7 +85,11 @@ class FakeWorkers {
           reply();
         };
         if ("ms" in behaviour) {
-          setTimeout(() => done(() => onMessage({ kind: "result", value: behaviour.value })), behaviour.ms);
+          const retire = "retire" in behaviour ? { retire: true } : {};
+          setTimeout(
+            () => done(() => onMessage({ kind: "result", value: behaviour.value, ...retire })),
+            behaviour.ms,
+          );
         } else if ("chem" in behaviour) {
           setTimeout(
             () =>
@@ -285,7 +290,7 @@ test("a cancelled call rejects with CancelledError at once and its worker is rep
   runner.close();
 });
 
-test("a call on a large input runs in the pool whatever the tool, and its worker is replaced afterwards", async () => {
+test("a call on a large input runs in the pool whatever the tool; a worker that built one is replaced", async () => {
   const workers = new FakeWorkers();
   const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 1 });
   const big = "C".repeat(LARGE_INPUT_ATOMS + 1);
@@ -295,10 +300,21 @@ test("a call on a large input runs in the pool whatever the tool, and its worker
   assert.deepEqual(await runner.run(inPlace, { smiles: big, behaviour: { ms: 1, value: { big: 1 } } }), {
     big: 1,
   });
-  assert.equal(workers.terminated, 1, "retired after the large input");
+  assert.equal(workers.terminated, 0, "kept: the worker built no large molecule (say, it refused the input)");
+  assert.equal(await runner.run(inPlace, { smiles: big, behaviour: { ms: 1, value: 2, retire: true } }), 2);
+  assert.equal(workers.terminated, 1, "retired after building a large molecule");
   assert.deepEqual(await runner.run(isolated, { behaviour: { ms: 1, value: { n: 1 } } }), { n: 1 });
   assert.equal(workers.spawned, 2);
   runner.close();
+});
+
+test("takeLargestMolecule reports the largest molecule RDKit built since it was last asked", async () => {
+  await loadTestRDKit();
+  takeLargestMolecule();
+  withMol("CCO", () => {});
+  withMol("c1ccccc1", () => {});
+  assert.equal(takeLargestMolecule(), 6);
+  assert.equal(takeLargestMolecule(), 0);
 });
 
 test("if RDKit fails on the protocol thread, every later call goes to the pool", async () => {
