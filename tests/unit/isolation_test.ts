@@ -15,7 +15,7 @@ import {
 } from "../../src/tools/isolation.ts";
 import { POOLED_DEADLINE_MS, POOLED_TOOLS, WARM_UP_CALLS } from "../../src/tools/placement.ts";
 import { TOOLS } from "../../src/tools/registry.ts";
-import { defineTool, type Tool } from "../../src/tools/tool.ts";
+import { defineTool, LOCAL_COMPUTATION, type Tool } from "../../src/tools/tool.ts";
 import { ChemError } from "../../src/errors.ts";
 import { toolWorkerCount } from "../../src/main.ts";
 import { loadTestRDKit, RDKIT_WASM_PATH } from "../helpers/rdkit.ts";
@@ -38,6 +38,7 @@ function fakeTool(name: string, isolated: boolean): Tool {
     name,
     title: name,
     description: name,
+    annotations: LOCAL_COMPUTATION,
     input: v.object({ behaviour: v.any() }),
     output: v.object({}),
     ...(isolated ? { isolation: { deadlineMs: () => 100 } } : {}),
@@ -286,6 +287,7 @@ test("serveToolWorker reports ready once RDKit is loaded, then warms up; a call 
     name: "recorder",
     title: "recorder",
     description: "recorder",
+    annotations: LOCAL_COMPUTATION,
     input: v.object({ n: v.optional(v.number(), 7) }),
     output: v.object({}),
     run: (args) => {
