@@ -7,8 +7,9 @@
 import * as v from "valibot";
 import { ChemError, ProtocolError } from "../errors.ts";
 import type { Tool } from "../tools/tool.ts";
-import type { ToolRegistry } from "../tools/registry.ts";
+import type { ToolDescriptor, ToolRegistry } from "../tools/registry.ts";
 import { type Dialect, METHODS, type PinState, resolveDialect } from "./dialect.ts";
+import { argumentError, formatIssues } from "./arguments.ts";
 import { toErrorObject } from "./errors.ts";
 import {
   decode,
@@ -131,7 +132,7 @@ export class McpServer {
   async #callTool(params: Record<string, unknown>, dialect: Dialect): Promise<unknown> {
     const tool = this.#findTool(params.name, dialect);
     const args = v.safeParse(tool.input, params.arguments);
-    if (!args.success) throw argumentError(tool, args.issues, params.arguments, dialect);
+    if (!args.success) throw argumentError(this.#descriptor(tool), args.issues, params.arguments, dialect);
     let result: unknown;
     try {
       result = await (this.#options.runTool?.(tool, args.output) ?? tool.run(args.output));
@@ -172,6 +173,10 @@ export class McpServer {
       ...(dialect === "legacy" ? { code: "UNKNOWN_TOOL" } : {}),
       available: this.#options.registry.names,
     });
+  }
+
+  #descriptor(tool: Tool): ToolDescriptor {
+    return this.#options.registry.descriptors.find((d) => d.name === tool.name)!;
   }
 
   #log(message: string): void {
@@ -264,30 +269,4 @@ function chemistryFailure(error: ChemError): unknown {
     structuredContent: structured,
     isError: true,
   };
-}
-
-function argumentError(
-  tool: Tool,
-  issues: readonly v.BaseIssue<unknown>[],
-  args: unknown,
-  dialect: Dialect,
-): ProtocolError {
-  const where = args === undefined ? "params.arguments is missing; " : "";
-  const message = `Invalid arguments for tool '${tool.name}': ${where}${formatIssues(issues, "arguments")}`;
-  const data = { ...(dialect === "legacy" ? { code: "INVALID_ARGUMENTS" } : {}), issues: issueList(issues) };
-  return new ProtocolError(dialect === "legacy" ? "tool_failure" : "invalid_params", message, data);
-}
-
-function issuePath(issue: v.BaseIssue<unknown>, root: string): string {
-  const keys = (issue.path ?? []).map((item) => String(item.key));
-  return [root, ...keys].join(".");
-}
-
-function issueList(issues: readonly v.BaseIssue<unknown>[]): { path: string; message: string }[] {
-  return issues.map((issue) => ({ path: issuePath(issue, "arguments"), message: issue.message }));
-}
-
-/** One line per validation issue: `arguments.smiles: Invalid type: Expected string but received undefined`. */
-export function formatIssues(issues: readonly v.BaseIssue<unknown>[], root: string): string {
-  return issues.map((issue) => `${issuePath(issue, root)}: ${issue.message}`).join("; ");
 }

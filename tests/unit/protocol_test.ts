@@ -49,7 +49,8 @@ test("JSON-RPC error table: -32602 for bad arguments and unknown tools (modern)"
   const conn = server.connect();
   const missing = await send(conn, modern("tools/call", { name: "canonical_smiles", arguments: {} }));
   assert.equal(missing?.error?.code, -32602);
-  assert.match(missing!.error!.message, /arguments\.smiles/);
+  assert.match(missing!.error!.message, /missing required argument 'smiles'/);
+  assert.deepEqual((missing?.error?.data?.issues as { path: string }[])[0]?.path, "arguments.smiles");
   const wrongType = await send(
     conn,
     modern("tools/call", { name: "canonical_smiles", arguments: { smiles: 5 } }),
