@@ -103,8 +103,8 @@ export function junitCases(xml: string): JunitCase[] {
 export function junitOutcome(stage: string, reportPath: string, exitCode: number): Outcome {
   const cases = existsSync(reportPath) ? junitCases(readFileSync(reportPath, "utf8")) : [];
   // Node names its test files' classname "test"; Deno names the file. Only a file name helps the reader.
-  const label = (c: JunitCase) =>
-    [stage, /[/.]/.test(c.classname) ? c.classname : "", c.name].filter(Boolean);
+  const file = (c: JunitCase) => /[/.]/.test(c.classname) ? c.classname.replace(/^\.\//, "") : "";
+  const label = (c: JunitCase) => [stage, file(c), c.name].filter(Boolean);
   const failures = cases.filter((c) => c.status === "failed").map((c) => label(c).join(" › "));
   const skips = cases.filter((c) => c.status === "skipped")
     .map((c) => label(c).join(" › ") + (c.message && !c.name.includes(c.message) ? ` (${c.message})` : ""));

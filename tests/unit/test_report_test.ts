@@ -62,8 +62,8 @@ test("a stage's outcome names its failures and skips; a non-zero exit without a 
       passed: 1,
       failed: 1,
       skipped: 1,
-      failures: ["deno test › ./tests/webapp/browser_test.ts › fails & says so"],
-      skips: ['deno test › ./tests/webapp/browser_test.ts › page "loads"'],
+      failures: ["deno test › tests/webapp/browser_test.ts › fails & says so"],
+      skips: ['deno test › tests/webapp/browser_test.ts › page "loads"'],
     });
     const node = junitOutcome("node --test (dist/)", join(dir, "node.xml"), 1);
     assert.deepEqual(node.failures, ["node --test (dist/) › fails"]);
