@@ -44,6 +44,11 @@ function fields(schema: Record<string, unknown>): string {
   return ["| Field | Type | Required | Description |", "| --- | --- | --- | --- |", ...rows].join("\n");
 }
 
+/** The hints as they appear on the wire, `readOnlyHint: true, …`, in the wire's order. */
+function annotationsLine(annotations: ToolDescriptor["annotations"]): string {
+  return Object.entries(annotations).map(([hint, value]) => `\`${hint}: ${value}\``).join(", ");
+}
+
 /** The whole of docs/tools.md for the given descriptors. */
 export function renderToolsDoc(tools: readonly ToolDescriptor[], detailPages: ReadonlySet<string>): string {
   const parts = [
@@ -73,6 +78,8 @@ export function renderToolsDoc(tools: readonly ToolDescriptor[], detailPages: Re
       `## ${tool.name}`,
       "",
       `**${tool.title}.** ${tool.description}`,
+      "",
+      `Annotations (modern \`tools/list\`): ${annotationsLine(tool.annotations)}.`,
       "",
       "Input:",
       "",

@@ -7,8 +7,9 @@
 import * as v from "valibot";
 import { CancelledError, ChemError, ProtocolError } from "../errors.ts";
 import type { Tool } from "../tools/tool.ts";
-import type { ToolRegistry } from "../tools/registry.ts";
+import type { ToolDescriptor, ToolRegistry } from "../tools/registry.ts";
 import { type Dialect, METHODS, type PinState, resolveDialect } from "./dialect.ts";
+import { argumentError, formatIssues } from "./arguments.ts";
 import { toErrorObject } from "./errors.ts";
 import {
   decode,
@@ -132,7 +133,8 @@ export class McpServer {
     const tool = this.#findTool(params.name, dialect);
     const args = v.safeParse(tool.input, params.arguments, { abortEarly: true });
     if (!args.success) {
-      throw argumentError(tool, allIssues(tool, params.arguments, args.issues), params.arguments, dialect);
+      const issues = allIssues(tool, params.arguments, args.issues);
+      throw argumentError(this.#descriptor(tool), issues, params.arguments, dialect);
     }
     let result: unknown;
     try {
@@ -175,6 +177,10 @@ export class McpServer {
       ...(dialect === "legacy" ? { code: "UNKNOWN_TOOL" } : {}),
       available: this.#options.registry.names,
     });
+  }
+
+  #descriptor(tool: Tool): ToolDescriptor {
+    return this.#options.registry.descriptors.find((d) => d.name === tool.name)!;
   }
 
   #log(message: string): void {
@@ -288,20 +294,6 @@ function chemistryFailure(error: ChemError): unknown {
   };
 }
 
-function argumentError(
-  tool: Tool,
-  issues: readonly v.BaseIssue<unknown>[],
-  args: unknown,
-  dialect: Dialect,
-): ProtocolError {
-  const where = args === undefined ? "params.arguments is missing; " : "";
-  const message = `Invalid arguments for tool '${tool.name}': ${where}${formatIssues(issues, "arguments")}`;
-  const data = { ...(dialect === "legacy" ? { code: "INVALID_ARGUMENTS" } : {}), issues: issueList(issues) };
-  return new ProtocolError(dialect === "legacy" ? "tool_failure" : "invalid_params", message, data);
-}
-
-/** Most validation problems an error lists; the rest are counted (an answer must not grow with the input). */
-export const MAX_LISTED_ISSUES = 5;
 /** Arguments larger than this (as JSON) are not validated a second time to list every problem. */
 const FULL_VALIDATION_LIMIT = 64 * 1024;
 
@@ -323,33 +315,4 @@ function allIssues(
   if (size > FULL_VALIDATION_LIMIT) return first;
   const full = v.safeParse(tool.input, args);
   return full.success ? first : full.issues;
-}
-
-function issuePath(issue: v.BaseIssue<unknown>, root: string): string {
-  const keys = (issue.path ?? []).map((item) => String(item.key));
-  return [root, ...keys].join(".");
-}
-
-function issueList(issues: readonly v.BaseIssue<unknown>[]): { path: string; message: string }[] {
-  return issues.slice(0, MAX_LISTED_ISSUES).map((issue) => ({
-    path: issuePath(issue, "arguments"),
-    message: clip(issue.message),
-  }));
-}
-
-/**
- * One line per validation issue (`arguments.smiles: Invalid type: Expected string but received undefined`), the
- * first {@link MAX_LISTED_ISSUES} of them, then how many more there are.
- */
-export function formatIssues(issues: readonly v.BaseIssue<unknown>[], root: string): string {
-  const listed = issues.slice(0, MAX_LISTED_ISSUES).map((issue) =>
-    `${issuePath(issue, root)}: ${clip(issue.message)}`
-  );
-  const more = issues.length - listed.length;
-  return listed.join("; ") + (more > 0 ? `; and ${more} more` : "");
-}
-
-/** Caps one message (valibot quotes the received value, which can be long). */
-function clip(message: string, max = 300): string {
-  return message.length <= max ? message : `${message.slice(0, max)}…`;
 }

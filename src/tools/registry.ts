@@ -1,11 +1,11 @@
 /**
- * The static tool registry: every tool module, and its published descriptor (name, title, description and
- * JSON Schema 2020-12 `inputSchema`/`outputSchema` generated from the tool's valibot schemas).
+ * The static tool registry: every tool module, and its published descriptor (name, title, description, JSON
+ * Schema 2020-12 `inputSchema`/`outputSchema` generated from the tool's valibot schemas, and annotations).
  *
  * @module
  */
 import { toJsonSchema } from "@valibot/to-json-schema";
-import type { Tool } from "./tool.ts";
+import type { Tool, ToolAnnotations } from "./tool.ts";
 import { canonicalSmilesTool } from "./canonical_smiles.ts";
 import { ecfp4Tool } from "./ecfp4.ts";
 import { parseSmilesTool } from "./parse_smiles.ts";
@@ -34,6 +34,7 @@ export interface ToolDescriptor {
   readonly description: string;
   readonly inputSchema: Record<string, unknown>;
   readonly outputSchema: Record<string, unknown>;
+  readonly annotations: ToolAnnotations;
 }
 
 /** Every tool this release serves, in the order `tools/list` shows them. */
@@ -103,6 +104,7 @@ export class ToolRegistry {
       description: tool.description,
       inputSchema: jsonSchemaOf(tool.input, "input"),
       outputSchema: jsonSchemaOf(tool.output, "output"),
+      annotations: tool.annotations,
     }));
   }
 

@@ -1,12 +1,13 @@
 import * as v from "valibot";
 import { ECFP4_METHOD, tanimoto } from "../chem/fingerprint.ts";
 import { count, smilesArg } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 /** `tanimoto`: ECFP4 similarity of two molecules. */
 export const tanimotoTool = defineTool({
   name: "tanimoto",
   title: "Tanimoto similarity",
+  annotations: LOCAL_COMPUTATION,
   description: "Tanimoto similarity (0–1) of two molecules on ECFP4 (RDKit " +
     "Morgan radius 2, 2048 bits), with the bit counts; above about 0.4 suggests related chemotypes. For a " +
     "shared scaffold use find_mcs. Example: {smiles_a: 'CCO', smiles_b: 'CCN'}. Error: INVALID_SMILES " +

@@ -21,7 +21,7 @@ import {
   WARM_UP_CALLS,
 } from "../../src/tools/placement.ts";
 import { TOOLS } from "../../src/tools/registry.ts";
-import { defineTool, type Tool } from "../../src/tools/tool.ts";
+import { defineTool, LOCAL_COMPUTATION, type Tool } from "../../src/tools/tool.ts";
 import { CancelledError, ChemError } from "../../src/errors.ts";
 import { toolWorkerCount } from "../../src/main.ts";
 import { loadTestRDKit, RDKIT_WASM_PATH } from "../helpers/rdkit.ts";
@@ -45,6 +45,7 @@ function fakeTool(name: string, isolated: boolean): Tool {
     name,
     title: name,
     description: name,
+    annotations: LOCAL_COMPUTATION,
     input: v.object({ behaviour: v.any() }),
     output: v.object({}),
     ...(isolated ? { isolation: { deadlineMs: () => 100 } } : {}),
@@ -324,6 +325,7 @@ test("if RDKit fails on the protocol thread, every later call goes to the pool",
     name: "trapping",
     title: "t",
     description: "t",
+    annotations: LOCAL_COMPUTATION,
     input: v.object({ behaviour: v.any() }),
     output: v.object({}),
     run: () => {
@@ -438,6 +440,7 @@ test("serveToolWorker reports ready once RDKit is loaded, then warms up; a call 
     name: "recorder",
     title: "recorder",
     description: "recorder",
+    annotations: LOCAL_COMPUTATION,
     input: v.object({ n: v.optional(v.number(), 7) }),
     output: v.object({}),
     run: (args) => {

@@ -6,7 +6,7 @@ import { createServer } from "../../src/server.ts";
 import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES } from "../../src/protocol/jsonrpc.ts";
 import { McpServer } from "../../src/protocol/server.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
-import { defineTool } from "../../src/tools/tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "../../src/tools/tool.ts";
 import * as v from "valibot";
 
 await loadTestRDKit();
@@ -49,7 +49,8 @@ test("JSON-RPC error table: -32602 for bad arguments and unknown tools (modern)"
   const conn = server.connect();
   const missing = await send(conn, modern("tools/call", { name: "canonical_smiles", arguments: {} }));
   assert.equal(missing?.error?.code, -32602);
-  assert.match(missing!.error!.message, /arguments\.smiles/);
+  assert.match(missing!.error!.message, /missing required argument 'smiles'/);
+  assert.deepEqual((missing?.error?.data?.issues as { path: string }[])[0]?.path, "arguments.smiles");
   const wrongType = await send(
     conn,
     modern("tools/call", { name: "canonical_smiles", arguments: { smiles: 5 } }),
@@ -74,6 +75,7 @@ test("JSON-RPC error table: -32603 when a tool throws something that is not a ch
     name: "boom",
     title: "Boom",
     description: "Always throws.",
+    annotations: LOCAL_COMPUTATION,
     input: v.strictObject({}),
     output: v.object({}),
     run: () => {
@@ -84,6 +86,7 @@ test("JSON-RPC error table: -32603 when a tool throws something that is not a ch
     name: "liar",
     title: "Liar",
     description: "Breaks its output schema.",
+    annotations: LOCAL_COMPUTATION,
     input: v.strictObject({}),
     output: v.object({ n: v.number() }),
     run: () => ({ n: "not a number" }) as unknown as { n: number },
@@ -395,6 +398,22 @@ test("dialect shaping: legacy tools/list has the 2024-11-05 tool shape (no outpu
   await send(conn, initialize());
   const tools = (await send(conn, request("tools/list", {})))?.result?.tools as Record<string, unknown>[];
   for (const tool of tools) assert.deepEqual(Object.keys(tool), ["name", "description", "inputSchema"]);
+});
+
+test("modern tools/list: every tool read-only, idempotent, not destructive; only name_to_smiles open-world", async () => {
+  const tools = (await send(server.connect(), modern("tools/list")))?.result?.tools as {
+    name: string;
+    annotations: Record<string, boolean>;
+  }[];
+  assert.equal(tools.length, 20);
+  for (const { name, annotations } of tools) {
+    assert.deepEqual(annotations, {
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: name === "name_to_smiles",
+    }, name);
+  }
 });
 
 test("dialect shaping: modern discover carries serverInfo in _meta too", async () => {
