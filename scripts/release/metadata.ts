@@ -56,7 +56,9 @@ export function changelogSections(markdown: string): ChangelogSection[] {
  * is not the package's version or the section is missing or undated, so nothing is published by mistake.
  */
 export function releaseNotes(tag: string, packageVersion: string, changelog: string): string {
-  if (tag !== `v${packageVersion}`) throw new Error(`tag ${tag} is not v${packageVersion}, the package's version`);
+  if (tag !== `v${packageVersion}`) {
+    throw new Error(`tag ${tag} is not v${packageVersion}, the package's version`);
+  }
   const section = changelogSections(changelog).find((s) => s.version === packageVersion);
   if (!section) throw new Error(`CHANGELOG.md has no section for ${packageVersion}`);
   if (section.date === "Unreleased") {
@@ -79,9 +81,14 @@ interface PackageEntry {
  * withBundleHash(JSON.parse(readFileSync("server.json", "utf8")), "ab12…");
  * ```
  */
-export function withBundleHash<T extends { packages: readonly PackageEntry[] }>(serverJson: T, sha256: string): T {
+export function withBundleHash<T extends { packages: readonly PackageEntry[] }>(
+  serverJson: T,
+  sha256: string,
+): T {
   if (!/^[a-f0-9]{64}$/.test(sha256)) throw new Error(`not a SHA-256 in lower-case hex: ${sha256}`);
-  if (!serverJson.packages.some((p) => p.registryType === "mcpb")) throw new Error("server.json lists no mcpb");
+  if (!serverJson.packages.some((p) => p.registryType === "mcpb")) {
+    throw new Error("server.json lists no mcpb");
+  }
   return {
     ...serverJson,
     packages: serverJson.packages.map((p) => (p.registryType === "mcpb" ? { ...p, fileSha256: sha256 } : p)),
