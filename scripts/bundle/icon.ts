@@ -1,6 +1,7 @@
 /**
  * The bundle's icon, drawn here rather than kept as a binary file: a benzene ring (a hexagon with an inner
- * circle for the aromatic sextet) in white on a rounded teal square, 256 × 256, RGBA PNG. Each pixel is the
+ * circle for the aromatic sextet) in white on a rounded teal square, 512 × 512 (the size Claude Desktop
+ * recommends), RGBA PNG. Each pixel is the
  * coverage of 4 × 4 samples, so edges are smooth without any image library.
  *
  * @module
@@ -8,7 +9,9 @@
 import { deflateSync } from "node:zlib";
 
 /** Width and height of the icon in pixels. */
-export const ICON_SIZE = 256;
+export const ICON_SIZE = 512;
+/** The drawing is laid out on a 256-unit square and scaled to the icon. */
+const UNIT = ICON_SIZE / 256;
 
 const TEAL = [0x0f, 0x76, 0x6e] as const;
 const SAMPLES = 4;
@@ -30,11 +33,11 @@ function hexagon(radius: number): [number, number][] {
   });
 }
 
-const RING = hexagon(78);
+const RING = hexagon(78 * UNIT);
 
 /** True inside the rounded square background. */
 function inBackground(x: number, y: number): boolean {
-  const r = 48;
+  const r = 48 * UNIT;
   const qx = Math.max(Math.abs(x - ICON_SIZE / 2) - (ICON_SIZE / 2 - r), 0);
   const qy = Math.max(Math.abs(y - ICON_SIZE / 2) - (ICON_SIZE / 2 - r), 0);
   return Math.hypot(qx, qy) <= r;
@@ -45,9 +48,9 @@ function inDrawing(x: number, y: number): boolean {
   for (let i = 0; i < 6; i++) {
     const [ax, ay] = RING[i]!;
     const [bx, by] = RING[(i + 1) % 6]!;
-    if (segmentDistance(x, y, ax, ay, bx, by) <= 7) return true;
+    if (segmentDistance(x, y, ax, ay, bx, by) <= 7 * UNIT) return true;
   }
-  return Math.abs(Math.hypot(x - ICON_SIZE / 2, y - ICON_SIZE / 2) - 42) <= 5.5;
+  return Math.abs(Math.hypot(x - ICON_SIZE / 2, y - ICON_SIZE / 2) - 42 * UNIT) <= 5.5 * UNIT;
 }
 
 /** One pixel as RGBA. */

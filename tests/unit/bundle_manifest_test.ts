@@ -2,7 +2,7 @@
  * The MCP Bundle's manifest and icon, without building the bundle (tests/artifacts/mcpb_bundle.ts builds it,
  * unpacks it and serves from it): the manifest passes `@anthropic-ai/mcpb`'s own validation, lists this
  * release's tools, and its `mcp_config`, with placeholders substituted by the same library hosts use, starts
- * the package's Node entry inside the unpacked folder; the icon is a real 256 × 256 PNG.
+ * the package's Node entry inside the unpacked folder; the icon is a real 512 × 512 PNG.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -68,7 +68,7 @@ test("bundle: mcp_config, substituted as the host does, runs node on the package
   });
 });
 
-test("bundle: the icon is a 256 x 256 RGBA PNG: white ring on teal, transparent corners", () => {
+test("bundle: the icon is a 512 x 512 RGBA PNG: white ring on teal, transparent corners", () => {
   const png = iconPng();
   assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   const view = new DataView(png.buffer, png.byteOffset);
@@ -81,7 +81,8 @@ test("bundle: the icon is a 256 x 256 RGBA PNG: white ring on teal, transparent 
   const raw = inflateSync(png.subarray(41, 41 + idatLength));
   const at = (x: number, y: number) => [...raw.subarray(y * (1 + ICON_SIZE * 4) + 1 + x * 4).subarray(0, 4)];
   assert.deepEqual(at(0, 0), [0, 0, 0, 0]);
-  assert.deepEqual(at(128, 20), [0x0f, 0x76, 0x6e, 255]);
-  // The top corner of the hexagon (radius 78 from the centre) is drawn in white.
-  assert.deepEqual(at(128, 128 - 78), [255, 255, 255, 255]);
+  const c = ICON_SIZE / 2;
+  assert.deepEqual(at(c, 40), [0x0f, 0x76, 0x6e, 255]);
+  // The top corner of the hexagon (radius 78/256 of the icon from the centre) is drawn in white.
+  assert.deepEqual(at(c, c - (78 * ICON_SIZE) / 256), [255, 255, 255, 255]);
 });
