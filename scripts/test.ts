@@ -7,7 +7,8 @@
  *   3. the same suite under Node (`node --test` on the tsc output)
  *   4. the end-to-end suites (stdio, SDK clients, HTTP) against the shipped artefacts: the single-executable
  *      binary run from a directory with no node_modules, and the npm tarball installed into an empty project and
- *      started with `npx chem-mcp`
+ *      started with `npx chem-mcp`; the MCP Bundle built, unpacked and served as its manifest says
+ *      (tests/artifacts/mcpb_bundle.ts)
  *   5. every command of README.md and docs/*.md, run as written in a temporary copy of the repository
  *      (tests/docs/documented_commands.ts, once: the commands are the subject, not the runtime)
  *
@@ -129,6 +130,7 @@ async function compileScriptTests(target: string): Promise<Outcome> {
     target,
     "--out-dir",
     dir,
+    "--denort-stand-in",
   ], {
     DENORT_BIN: deno,
   });
@@ -188,6 +190,11 @@ if (runs("artifacts")) {
   results.push(await seaBinaryTests());
   results.push(await npmPackageTests());
   if (HOST_TARGET) results.push(await compileScriptTests(HOST_TARGET));
+  results.push(
+    await nodeTests("MCP Bundle: built, unpacked and served on Node", [
+      "dist/tests/artifacts/mcpb_bundle.js",
+    ]),
+  );
 }
 if (runs("docs")) {
   results.push(await denoTests("documented commands", ["tests/docs/documented_commands.ts"]));

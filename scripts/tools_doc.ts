@@ -98,7 +98,7 @@ export function renderToolsDoc(tools: readonly ToolDescriptor[], detailPages: Re
 
 if ((import.meta as { main?: boolean }).main) {
   const { existsSync, writeFileSync } = await import("node:fs");
-  const { toolRegistry } = await import("../src/server.ts");
+  const { toolRegistry } = await import("../src/create_server.ts");
   const tools = toolRegistry().descriptors;
   const pages = new Set(tools.map((t) => t.name).filter((n) => existsSync(`docs/tools/${n}.md`)));
   writeFileSync("docs/tools.md", renderToolsDoc(tools, pages));

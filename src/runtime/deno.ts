@@ -20,6 +20,7 @@ export const denoPlatform: Platform = {
     }
   },
   loadWasm: () => Promise.resolve(rdkitWasm),
+  stdinIsTerminal: Deno.stdin.isTerminal(),
   env: Deno.env.toObject(),
   readStdin: async (onChunk) => {
     for await (const chunk of Deno.stdin.readable) {

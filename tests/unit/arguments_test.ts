@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import * as v from "valibot";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { initialize, modern, request, send } from "../helpers/protocol.ts";
-import { createServer } from "../../src/server.ts";
+import { createServer } from "../../src/create_server.ts";
 import { argumentSummary, readableIssue } from "../../src/protocol/arguments.ts";
 
 await loadTestRDKit();

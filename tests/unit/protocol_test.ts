@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { initialize, modern, MODERN_META, request, send } from "../helpers/protocol.ts";
-import { createServer } from "../../src/server.ts";
+import { createServer } from "../../src/create_server.ts";
 import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES } from "../../src/protocol/jsonrpc.ts";
 import { McpServer } from "../../src/protocol/server.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";

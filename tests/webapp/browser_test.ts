@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { BUNDLED_CHROMIUM, type ChromiumLaunch, findChromium, noChromiumLine } from "../helpers/chromium.ts";
-import { startWebApp, type WebAppServer } from "./server.ts";
+import { startWebApp, type WebAppServer } from "./webapp_process.ts";
 
 let server: WebAppServer | undefined;
 let browser: BrowserContext | undefined;
