@@ -71,6 +71,16 @@ export function renderToolsDoc(tools: readonly ToolDescriptor[], detailPages: Re
     ...Object.entries(CHEM_ERROR_DOCS).map(([code, d]) =>
       `| \`${code}\` | ${cell(d.meaning)} | ${cell(d.fix)} |`
     ),
+    "",
+    "Calls that never reach the chemistry are JSON-RPC errors in both dialects; the legacy dialect adds a code:",
+    "",
+    "| Code | Meaning | What to do |",
+    "| --- | --- | --- |",
+    "| `INVALID_ARGUMENTS` | The arguments fail the tool's input schema (modern: -32602; legacy: -32000 with " +
+    "`error.data.code`). The message names each problem (at most 5, then how many more) and, for an unknown or " +
+    "missing argument, the arguments the tool takes. | Fix the arguments the message names. |",
+    "| `UNKNOWN_TOOL` | No tool has that name (modern: -32602; legacy: -32000 with `error.data.code`); " +
+    "`error.data.available` lists the tools. | Use a name from `tools/list`. |",
   ];
   for (const tool of tools) {
     parts.push(
