@@ -39,6 +39,35 @@ export function connStream(conn: Deno.Conn): ByteStream {
   };
 }
 
+/** Pause after a failed accept that is not a closed listener (e.g. out of file descriptors), so it does not spin. */
+const ACCEPT_RETRY_MS = 50;
+
+/**
+ * Accepts until the listener is closed. A connection reset between the kernel's accept and ours surfaces here
+ * (as NotConnected or ConnectionReset, from accept or from setNoDelay); it costs that connection only.
+ */
+async function acceptLoop(
+  listener: Deno.Listener,
+  onConnection: (stream: ByteStream) => void,
+): Promise<void> {
+  for (;;) {
+    let conn: Deno.TcpConn;
+    try {
+      conn = (await listener.accept()) as Deno.TcpConn;
+    } catch (error) {
+      if (error instanceof Deno.errors.BadResource) return;
+      await new Promise((resolve) => setTimeout(resolve, ACCEPT_RETRY_MS));
+      continue;
+    }
+    try {
+      conn.setNoDelay(true);
+    } catch {
+      // Reset before we saw it: the first read reports the end and the endpoint closes it.
+    }
+    onConnection(connStream(conn));
+  }
+}
+
 /** Listens on `bind:port`; resolves with the bound port once listening, then accepts until the process ends. */
 export function listenDeno(
   bind: string,
@@ -46,11 +75,6 @@ export function listenDeno(
   onConnection: (stream: ByteStream) => void,
 ): Promise<number> {
   const listener = Deno.listen({ hostname: bind.replace(/^\[|\]$/g, ""), port, transport: "tcp" });
-  (async () => {
-    for await (const conn of listener) {
-      conn.setNoDelay(true);
-      onConnection(connStream(conn));
-    }
-  })();
+  void acceptLoop(listener, onConnection);
   return Promise.resolve((listener.addr as Deno.NetAddr).port);
 }
