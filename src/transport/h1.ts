@@ -89,6 +89,10 @@ export class RequestReader {
   }
 
   #readHead(): ReadState {
+    // Empty lines before the request line are ignored (RFC 9112 §2.2 SHOULD); dropped, so they cost no memory.
+    let skip = 0;
+    while (this.#buffer[skip] === 13 && this.#buffer[skip + 1] === 10) skip += 2;
+    if (skip > 0) this.#buffer = this.#buffer.subarray(skip);
     const end = indexOf(this.#buffer, CRLF_CRLF);
     const firstLineEnd = indexOf(this.#buffer, [13, 10]);
     const lineLength = firstLineEnd === -1 ? this.#buffer.length : firstLineEnd;

@@ -110,6 +110,8 @@ test("http parsing: obs-fold, space before the colon, both framings, bad Content
   }
   const signed = request("/mcp", ["127.0.0.1"]).replace(/Content-Length: (\d+)/, "Content-Length: +$1");
   assert.equal(await status(signed), 400, "signed Content-Length");
+  // Empty lines before the request line are ignored (RFC 9112 §2.2).
+  assert.ok(isEthanolResult(await rawRequest(server.port, `\r\n\r\n${request("/mcp", ["127.0.0.1"])}`)));
   const chunkedOnly = request("/mcp", ["127.0.0.1"]).replace(
     /Content-Length: \d+/,
     "Transfer-Encoding: chunked",
