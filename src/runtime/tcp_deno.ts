@@ -39,7 +39,15 @@ export function connStream(conn: Deno.Conn): ByteStream {
   };
 }
 
-/** Pause after a failed accept that is not a closed listener (e.g. out of file descriptors), so it does not spin. */
+function isConnectionGone(error: unknown): boolean {
+  return error instanceof Deno.errors.NotConnected || error instanceof Deno.errors.ConnectionReset ||
+    error instanceof Deno.errors.ConnectionAborted;
+}
+
+/**
+ * Pause after a failed accept that is not a closed listener or a vanished connection (e.g. out of file
+ * descriptors), so the loop does not spin.
+ */
 const ACCEPT_RETRY_MS = 50;
 
 /**
@@ -56,7 +64,9 @@ async function acceptLoop(
       conn = (await listener.accept()) as Deno.TcpConn;
     } catch (error) {
       if (error instanceof Deno.errors.BadResource) return;
-      await new Promise((resolve) => setTimeout(resolve, ACCEPT_RETRY_MS));
+      // A connection gone before we took it: take the next at once, or a reset flood would fill the backlog
+      // ahead of honest clients while we wait.
+      if (!isConnectionGone(error)) await new Promise((resolve) => setTimeout(resolve, ACCEPT_RETRY_MS));
       continue;
     }
     try {

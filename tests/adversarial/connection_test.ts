@@ -35,6 +35,37 @@ test("connection: resets at accept, mid-head, mid-body and while the answer is c
   assert.ok(isEthanolResult(await honestCall(server.port)), "an honest call after the resets");
 });
 
+/** An honest call that counts as failed when not answered within `limitMs` (a generous bound: answers take ms). */
+async function answeredWithin(limitMs: number): Promise<boolean> {
+  const socket = await open(server.port);
+  const chunks: Buffer[] = [];
+  socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+  socket.on("error", () => {});
+  const timer = setTimeout(() => socket.destroy(), limitMs);
+  const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+  socket.write(honestRequest());
+  await closed;
+  clearTimeout(timer);
+  return /"atom_count":3/.test(Buffer.concat(chunks).toString("utf8"));
+}
+
+test("connection: a flood of resets does not hold honest connections back", async () => {
+  let flooding = true;
+  const full = honestRequest();
+  const flood = (async () => {
+    for (let i = 0; flooding && i < 2000; i++) {
+      await sendAndReset(server.port, full.slice(0, [0, 20, full.length][i % 3]));
+    }
+  })();
+  await sleep(300);
+  let ok = 0;
+  const calls = 20;
+  for (let i = 0; i < calls; i++) ok += Number(await answeredWithin(5000));
+  flooding = false;
+  await flood;
+  assert.ok(ok >= 19, `${ok} of ${calls} honest calls answered beside the flood`);
+});
+
 test("connection: a pooled call followed by a half-close still gets its answer", async () => {
   const socket = await open(server.port);
   const chunks: Buffer[] = [];
