@@ -107,7 +107,7 @@ test("connection: stdout closed by the client ends the stdio server quietly", as
     child.stdin.write(`${JSON.stringify(initialize())}\n`);
     await sleep(20);
   }
-  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
   child.stdin.on("error", () => {});
   child.stdin.end();
   const code = await status;
