@@ -81,8 +81,8 @@ function checkTemplate(template: string): void {
 
 /**
  * Sets the lookup URL template, timeout and fetch (fields left out keep their current values). Throws a
- * `TypeError` for a template without `{name}` or not http(s), or a non-positive timeout: configuration errors,
- * found at start-up.
+ * `TypeError` for a template without `{name}` in its path or query, not http(s) or with credentials, or a
+ * non-positive timeout: configuration errors, found at start-up.
  *
  * @example
  * ```ts
