@@ -237,5 +237,8 @@ for (const runtime of RUNTIMES) {
   }
 }
 console.log(`\nother origin asked by a redirect: ${lookup.elsewhere.length} times`);
-previous.save(figures);
+// Runtimes not run this time keep their last figures, so the file always holds every row.
+const RESULTS = "bench/results/net_siege.json";
+const kept = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, "utf8")) as Record<string, number> : {};
+previous.save({ ...kept, ...figures });
 process.exit(0);
