@@ -88,9 +88,11 @@ async function nodeTests(
   return junitOutcome(title, report, code);
 }
 
-/** End-to-end suites that start the server as a process, so they can target any artefact. */
+/** End-to-end and adversarial suites that start the server as a process, so they can target any artefact. */
 function e2ePaths(): string[] {
-  return ["dist/tests/e2e/"].filter((dir) => existsSync(dir) && readdirSync(dir).length > 0);
+  return ["dist/tests/e2e/", "dist/tests/adversarial/"].filter((dir) =>
+    existsSync(dir) && readdirSync(dir).length > 0
+  );
 }
 
 async function seaBinaryTests(): Promise<Outcome> {

@@ -44,10 +44,45 @@ let config: NameLookupConfig = {
   fetch: (input, init) => globalThis.fetch(input, init),
 };
 
+/** Stands for `{name}` while a template is checked: plain letters, so no URL parser changes it. */
+const PLACEHOLDER_PROBE = "chemmcpnameplaceholder";
+
+/** A URL with any `user:password@` replaced, for messages (credentials must never reach an answer or a log). */
+export function redactUrl(text: string): string {
+  return text.replace(/(\w+:\/\/)[^/?#\s]*@/g, "$1***@");
+}
+
+/**
+ * Refuses a template that could let a name change anything but the path or query of the lookup URL: the
+ * placeholder in the host, port, userinfo or fragment, a template that is not an http(s) URL, or credentials
+ * (which fetch refuses to send from a URL anyway, and which would then show in error messages).
+ */
+function checkTemplate(template: string): void {
+  const shown = redactUrl(template);
+  const refuse = (why: string) => new TypeError(`Name lookup URL template ${why}: ${shown}`);
+  if (!template.includes("{name}")) throw refuse("must contain {name}");
+  const authority = /^https?:\/\/([^/?#]*)/i.exec(template);
+  if (!authority) throw refuse("must be an http(s) URL");
+  if (authority[1]!.includes("{name}")) {
+    throw refuse("must have {name} in its path or query, not in the host, port or userinfo");
+  }
+  const hash = template.indexOf("#");
+  if (hash !== -1 && hash < template.lastIndexOf("{name}")) {
+    throw refuse("must have {name} in its path or query, not in the fragment");
+  }
+  let url: URL;
+  try {
+    url = new URL(template.replaceAll("{name}", PLACEHOLDER_PROBE));
+  } catch {
+    throw refuse("is not a valid URL");
+  }
+  if (url.username || url.password) throw refuse("must not carry credentials (user:password@)");
+}
+
 /**
  * Sets the lookup URL template, timeout and fetch (fields left out keep their current values). Throws a
- * `TypeError` for a template without `{name}` or not http(s), or a non-positive timeout: configuration errors,
- * found at start-up.
+ * `TypeError` for a template without `{name}` in its path or query, not http(s) or with credentials, or a
+ * non-positive timeout: configuration errors, found at start-up.
  *
  * @example
  * ```ts
@@ -56,12 +91,7 @@ let config: NameLookupConfig = {
  */
 export function configureNameLookup(update: Partial<NameLookupConfig>): NameLookupConfig {
   const next = { ...config, ...update };
-  if (!next.urlTemplate.includes("{name}")) {
-    throw new TypeError(`Name lookup URL template must contain {name}: ${next.urlTemplate}`);
-  }
-  if (!/^https?:\/\//i.test(next.urlTemplate)) {
-    throw new TypeError(`Name lookup URL template must be an http(s) URL: ${next.urlTemplate}`);
-  }
+  checkTemplate(next.urlTemplate);
   if (!(next.timeoutMs > 0 && Number.isFinite(next.timeoutMs))) {
     throw new TypeError(`Name lookup timeout must be a positive number of ms: ${next.timeoutMs}`);
   }
@@ -114,6 +144,100 @@ export interface NameLookupResult {
   source: string;
 }
 
+/** Percent-encodes a name for any URL component: encodeURIComponent leaves `!'()*`, which some parsers alter. */
+function encodeName(name: string): string | undefined {
+  try {
+    return encodeURIComponent(name).replace(
+      /[!'()*]/g,
+      (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+    );
+  } catch {
+    return undefined; // a lone surrogate has no UTF-8 form
+  }
+}
+
+/**
+ * The lookup URL for a name, or `undefined` when the name would change more than its own place in it.
+ * Percent-encoding does not neutralise dot segments (`.`, `..`, `%2e%2E` are resolved by the URL parser), so the
+ * built URL's origin, path and query are compared with the template's, the encoded name standing in for the
+ * placeholder.
+ */
+export function lookupUrl(template: string, name: string): URL | undefined {
+  const encoded = encodeName(name);
+  if (encoded === undefined) return undefined;
+  const expected = new URL(template.replaceAll("{name}", PLACEHOLDER_PROBE));
+  let url: URL;
+  try {
+    url = new URL(template.replaceAll("{name}", encoded));
+  } catch {
+    return undefined;
+  }
+  const put = (part: string) => part.replaceAll(PLACEHOLDER_PROBE, encoded);
+  const same = url.origin === expected.origin && url.pathname === put(expected.pathname) &&
+    url.search === put(expected.search);
+  return same ? url : undefined;
+}
+
+/** Most same-origin redirects followed; a redirect to another origin is never followed. */
+export const MAX_LOOKUP_REDIRECTS = 3;
+
+/**
+ * Fetches with redirects handled here: same-origin ones followed up to {@link MAX_LOOKUP_REDIRECTS}, any other
+ * refused, so a hostile or compromised service cannot send the request (and what it reveals) elsewhere.
+ */
+async function fetchSameOrigin(
+  doFetch: typeof fetch,
+  start: URL,
+  signal: AbortSignal,
+): Promise<Response> {
+  let url = start;
+  for (let hop = 0;; hop++) {
+    const response = await doFetch(url.href, {
+      signal,
+      headers: { accept: "application/json" },
+      redirect: "manual",
+    });
+    const location = response.headers.get("location");
+    const redirected = response.type === "opaqueredirect" ||
+      (response.status >= 300 && response.status < 400 && location !== null);
+    if (!redirected) return response;
+    await response.body?.cancel();
+    const next = location === null ? undefined : resolveLocation(location, url);
+    if (!next || next.origin !== url.origin) {
+      throw new ChemError(
+        "LOOKUP_BAD_RESPONSE",
+        `The name lookup service (${url.host}) redirected to another origin; the redirect is not followed.`,
+        { status: response.status },
+      );
+    }
+    if (hop >= MAX_LOOKUP_REDIRECTS) {
+      throw new ChemError(
+        "LOOKUP_BAD_RESPONSE",
+        `The name lookup service (${url.host}) redirected more than ${MAX_LOOKUP_REDIRECTS} times.`,
+        { status: response.status },
+      );
+    }
+    url = next;
+  }
+}
+
+/** A Location header resolved against the URL that sent it (no `URL.parse` on Node 20). */
+function resolveLocation(location: string, base: URL): URL | undefined {
+  try {
+    return new URL(location, base);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a fetch failure says, without the URL or anything after it (a URL may hold the name or credentials). */
+function failureReason(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
+  if (typeof cause?.code === "string" && /^[A-Z_]{2,32}$/.test(cause.code)) return cause.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return redactUrl(message).replace(/\b\w+:\/\/\S*/g, "<url>").slice(0, 200);
+}
+
 /** Reads the body as text, refusing more than {@link MAX_LOOKUP_RESPONSE_BYTES}. */
 async function readBody(response: Response): Promise<string> {
   if (!response.body) return "";
@@ -138,7 +262,10 @@ function parseJson(text: string): unknown {
 /** PUG REST fault code of a parsed body, e.g. "PUGREST.NotFound". */
 function faultCode(body: unknown): string | undefined {
   const fault = (body as { Fault?: { Code?: unknown } } | undefined)?.Fault;
-  return typeof fault?.Code === "string" ? fault.Code : undefined;
+  // Only a code shaped like PUG REST's is repeated: the remote body is never echoed.
+  return typeof fault?.Code === "string" && /^[A-Za-z]{1,16}\.[A-Za-z]{1,40}$/.test(fault.Code)
+    ? fault.Code
+    : undefined;
 }
 
 /** Interprets one HTTP answer; throws the typed error it calls for. */
@@ -169,10 +296,7 @@ function interpret(
     throw new ChemError(
       "LOOKUP_BAD_RESPONSE",
       "The name lookup service answered something that is not JSON.",
-      {
-        status,
-        body: preview(text),
-      },
+      { status },
     );
   }
   const records = (body as { PropertyTable?: { Properties?: unknown } }).PropertyTable?.Properties;
@@ -186,7 +310,7 @@ function interpret(
       `The name lookup answer has no SMILES (expected PropertyTable.Properties[0] with one of ${
         SMILES_FIELDS.join(", ")
       }).`,
-      { status, body: preview(text) },
+      { status },
     );
   }
   const cid = first.CID;
@@ -220,8 +344,15 @@ export async function nameToSmiles(rawName: string): Promise<NameLookupResult> {
     );
   }
   const { urlTemplate, timeoutMs, fetch: doFetch } = config;
-  const url = urlTemplate.replaceAll("{name}", encodeURIComponent(name));
-  const source = new URL(url).host;
+  const url = lookupUrl(urlTemplate, name);
+  if (!url) {
+    throw new ChemError(
+      "NAME_NOT_FOUND",
+      `'${preview(name)}' cannot be looked up: placed in the lookup URL it would change the address asked.`,
+      { name: preview(name) },
+    );
+  }
+  const source = url.host;
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -231,11 +362,7 @@ export async function nameToSmiles(rawName: string): Promise<NameLookupResult> {
   let status: number;
   let text: string;
   try {
-    const response = await doFetch(url, {
-      signal: controller.signal,
-      headers: { accept: "application/json" },
-      redirect: "follow",
-    });
+    const response = await fetchSameOrigin(doFetch, url, controller.signal);
     status = response.status;
     text = await readBody(response);
   } catch (error) {
@@ -249,9 +376,7 @@ export async function nameToSmiles(rawName: string): Promise<NameLookupResult> {
     }
     throw new ChemError(
       "LOOKUP_UNREACHABLE",
-      `The name lookup service (${source}) could not be reached: ${
-        error instanceof Error ? error.message : error
-      }.`,
+      `The name lookup service (${source}) could not be reached: ${failureReason(error)}.`,
       { source },
     );
   } finally {
@@ -261,13 +386,12 @@ export async function nameToSmiles(rawName: string): Promise<NameLookupResult> {
   let smiles: string;
   try {
     smiles = withMol(found.source_smiles, (mol) => mol.get_smiles());
-  } catch (error) {
+  } catch {
+    // Neither the remote SMILES nor RDKit's words about it are repeated: both are the remote body's content.
     throw new ChemError(
       "LOOKUP_BAD_RESPONSE",
-      `The lookup returned SMILES '${preview(found.source_smiles)}' that RDKit cannot use: ${
-        error instanceof Error ? error.message : error
-      }`,
-      { source_smiles: preview(found.source_smiles) },
+      `The name lookup service (${source}) answered a SMILES that RDKit cannot parse; retry later or pass a SMILES.`,
+      { status },
     );
   }
   return { ...found, smiles };

@@ -11,8 +11,18 @@ export const MAX_REQUEST_BYTES = 1_048_576;
 /** Deepest accepted nesting of arrays and objects in one message (the message object itself is depth 1). */
 export const MAX_JSON_DEPTH = 64;
 
+/**
+ * A numeric id as the exact text the client sent. JSON numbers are decoded to doubles, which would answer
+ * `9007199254740993` as `…992` and `1.0` as `1`; JSON-RPC 2.0 §5 says the response id MUST be the same value as
+ * the request's, so the source token is kept and written back verbatim.
+ */
+export class NumericId {
+  /** @param source The number token exactly as received (e.g. `1.0`, `-0`, `1e3`). */
+  constructor(readonly source: string) {}
+}
+
 /** A JSON-RPC request or notification id. */
-export type JsonRpcId = string | number;
+export type JsonRpcId = string | number | NumericId;
 
 /** A well-formed JSON-RPC request (`id` present) or notification (`id` absent). */
 export interface JsonRpcRequest {
@@ -69,6 +79,67 @@ export function depthExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
+/** Index just past the JSON string starting at `start` (a `"`), in valid JSON text. */
+function stringEnd(text: string, start: number): number {
+  for (let from = start + 1;;) {
+    const quote = text.indexOf('"', from);
+    let slashes = 0;
+    while (text.charCodeAt(quote - 1 - slashes) === 92) slashes++;
+    if (slashes % 2 === 0) return quote + 1;
+    from = quote + 1;
+  }
+}
+
+function skipSpace(text: string, at: number): number {
+  while (at < text.length && " \t\n\r".includes(text[at]!)) at++;
+  return at;
+}
+
+/** Index just past the JSON value starting at `start`, in valid JSON text. */
+function valueEnd(text: string, start: number): number {
+  const first = text[start];
+  if (first === '"') return stringEnd(text, start);
+  if (first !== "{" && first !== "[") {
+    let at = start;
+    while (at < text.length && !",}] \t\n\r".includes(text[at]!)) at++;
+    return at;
+  }
+  let depth = 0;
+  for (let at = start; at < text.length;) {
+    const c = text[at]!;
+    if (c === '"') {
+      at = stringEnd(text, at);
+      continue;
+    }
+    if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") depth--;
+    at++;
+    if (depth === 0) return at;
+  }
+  return text.length;
+}
+
+/**
+ * Source text of the top-level `"id"` member of a JSON object text that `JSON.parse` accepted; the last one wins,
+ * as in `JSON.parse`. A scan rather than a reviver's `context.source`, which Node 20 lacks.
+ */
+export function idSource(text: string): string | undefined {
+  let at = skipSpace(text, 0);
+  if (text[at] !== "{") return undefined;
+  let found: string | undefined;
+  for (at = skipSpace(text, at + 1); text[at] === '"';) {
+    const keyEnd = stringEnd(text, at);
+    const key = JSON.parse(text.slice(at, keyEnd)) as string;
+    const start = skipSpace(text, skipSpace(text, keyEnd) + 1);
+    const end = valueEnd(text, start);
+    if (key === "id") found = text.slice(start, end);
+    at = skipSpace(text, end);
+    if (text[at] !== ",") break;
+    at = skipSpace(text, at + 1);
+  }
+  return found;
+}
+
 function isId(value: unknown): value is JsonRpcId {
   return typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
 }
@@ -96,23 +167,28 @@ export function decode(text: string): Decoded {
     const detail = cause instanceof Error ? cause.message : String(cause);
     return { kind: "error", id: null, error: new ProtocolError("parse_error", `Parse error: ${detail}`) };
   }
-  return classify(value);
+  return classify(value, text);
 }
 
-/** Applies the JSON-RPC 2.0 shape rules to an already parsed value. */
-export function classify(value: unknown): Decoded {
+/**
+ * Applies the JSON-RPC 2.0 shape rules to an already parsed value; with the source `text`, a numeric id is kept
+ * as its exact token ({@link NumericId}).
+ */
+export function classify(value: unknown, text?: string): Decoded {
   if (Array.isArray(value)) {
     return invalid(null, "Batch requests are not supported: send one JSON-RPC object per message.");
   }
   if (!isRecord(value)) return invalid(null, "Invalid Request: expected one JSON-RPC 2.0 object.");
-  const id = isId(value.id) ? value.id : null;
+  const source = text !== undefined && typeof value.id === "number" ? idSource(text) : undefined;
+  // With its source kept, any JSON number is an id, even one beyond the double range (1E400).
+  const id = source !== undefined ? new NumericId(source) : isId(value.id) ? value.id : null;
   if (depthExceeds(value, MAX_JSON_DEPTH)) {
     return invalid(id, `Invalid Request: JSON nested deeper than ${MAX_JSON_DEPTH} levels.`, {
       limit_depth: MAX_JSON_DEPTH,
     });
   }
   if (value.jsonrpc !== "2.0") return invalid(id, 'Invalid Request: "jsonrpc" must be the string "2.0".');
-  if ("id" in value && !isId(value.id)) {
+  if ("id" in value && id === null) {
     return invalid(null, 'Invalid Request: "id" must be a string or a number (not null).');
   }
   if (typeof value.method !== "string") {
@@ -121,7 +197,7 @@ export function classify(value: unknown): Decoded {
   }
   const params = value.params;
   const request: JsonRpcRequest = {
-    ...("id" in value ? { id: value.id as JsonRpcId } : {}),
+    ...("id" in value ? { id: id! } : {}),
     method: value.method,
     params: isRecord(params) ? params : {},
     paramsIsObject: params === undefined || isRecord(params),
@@ -142,10 +218,14 @@ export class RawJson {
 /** Serialises a success response; key order is fixed (`jsonrpc`, `id`, `result`). */
 export function resultResponse(id: JsonRpcId, result: unknown): string {
   const body = result instanceof RawJson ? result.json : JSON.stringify(result);
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${body}}`;
+  return `{"jsonrpc":"2.0","id":${idJson(id)},"result":${body}}`;
 }
 
 /** Serialises an error response; key order is fixed (`jsonrpc`, `id`, `error`). */
 export function errorResponse(id: JsonRpcId | null, error: JsonRpcErrorObject): string {
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":${JSON.stringify(error)}}`;
+  return `{"jsonrpc":"2.0","id":${idJson(id)},"error":${JSON.stringify(error)}}`;
+}
+
+function idJson(id: JsonRpcId | null): string {
+  return id instanceof NumericId ? id.source : JSON.stringify(id);
 }

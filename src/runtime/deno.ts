@@ -10,13 +10,32 @@ import { PROCESS_WORKER_FLAG, serveProcessWorker, spawnProcessWorker } from "./p
 
 const encoder = new TextEncoder();
 
+/**
+ * The client closed our stdout: no answer can reach anyone any more, so the process ends at once with status 0
+ * and no trace (docs/decisions.md, "Connection faults"). Any other write failure is a real fault.
+ */
+function endIfStdoutClosed(error: unknown): void {
+  if (error instanceof Deno.errors.BrokenPipe || error instanceof Deno.errors.ConnectionReset) Deno.exit(0);
+}
+
 /** Deno bindings of {@link Platform}. */
 export const denoPlatform: Platform = {
-  stderr: (text) => void Deno.stderr.writeSync(encoder.encode(text)),
+  stderr: (text) => {
+    try {
+      Deno.stderr.writeSync(encoder.encode(text));
+    } catch {
+      // Diagnostics nobody reads are dropped; they never decide whether the server keeps serving.
+    }
+  },
   stdout: async (text) => {
     const bytes = encoder.encode(text);
-    for (let written = 0; written < bytes.length;) {
-      written += await Deno.stdout.write(bytes.subarray(written));
+    try {
+      for (let written = 0; written < bytes.length;) {
+        written += await Deno.stdout.write(bytes.subarray(written));
+      }
+    } catch (error) {
+      endIfStdoutClosed(error);
+      throw error;
     }
   },
   loadWasm: () => Promise.resolve(rdkitWasm),

@@ -34,12 +34,33 @@ async function loadWasm(): Promise<BufferSource> {
   return await readFile(createRequire(import.meta.url).resolve("@rdkit/rdkit/RDKit_minimal.wasm"));
 }
 
+/**
+ * The client closed our stdout: no answer can reach anyone any more, so the process ends at once with status 0
+ * and no trace (docs/decisions.md, "Connection faults"). Any other write failure is a real fault.
+ */
+function endIfStdoutClosed(error: unknown): void {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "EPIPE" || code === "ECONNRESET" || code === "ERR_STREAM_DESTROYED") process.exit(0);
+}
+
+// A stream 'error' without a listener is thrown from the event loop; these are the listeners.
+process.stdout.on("error", (error) => {
+  endIfStdoutClosed(error);
+  throw error;
+});
+// Diagnostics nobody reads are dropped; they never decide whether the server keeps serving.
+process.stderr.on("error", () => {});
+
 /** Node bindings of {@link Platform}. */
 export const nodePlatform: Platform = {
   stderr: (text) => void process.stderr.write(text),
   stdout: (text) =>
     new Promise((resolve, reject) =>
-      process.stdout.write(text, (error) => (error ? reject(error) : resolve()))
+      process.stdout.write(text, (error) => {
+        if (!error) return resolve();
+        endIfStdoutClosed(error);
+        reject(error);
+      })
     ),
   loadWasm,
   stdinIsTerminal: process.stdin.isTTY === true,

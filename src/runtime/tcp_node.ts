@@ -38,16 +38,24 @@ export function socketStream(socket: Socket): ByteStream {
   };
 }
 
-/** Listens on `bind:port`; resolves with the bound port once listening. */
+/**
+ * Listens on `bind:port`; resolves with the bound port once listening. `allowHalfOpen` keeps our side writable
+ * after the client's FIN, so a client that half-closes once its request is sent still gets the answer.
+ */
 export function listenNode(
   bind: string,
   port: number,
   onConnection: (stream: ByteStream) => void,
 ): Promise<number> {
-  const server = createServer({ noDelay: true }, (socket) => onConnection(socketStream(socket)));
+  const server = createServer(
+    { noDelay: true, allowHalfOpen: true },
+    (socket) => onConnection(socketStream(socket)),
+  );
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, bind.replace(/^\[|\]$/g, ""), () => {
+      // After listening, a failed accept (a reset, or no file descriptor left) costs that connection only.
+      server.on("error", () => {});
       const address = server.address();
       resolve(typeof address === "object" && address ? address.port : port);
     });

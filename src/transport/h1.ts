@@ -43,6 +43,14 @@ export type ReadState =
 
 const CRLF_CRLF = [13, 10, 13, 10];
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A request-target is visible ASCII only (RFC 9112 §3.2; RFC 3986 has no other characters). */
+const TARGET = /^[\x21-\x7e]+$/;
+/**
+ * Control characters other than HTAB, which no field value may hold (RFC 9110 §5.5: CR, LF and NUL MUST be
+ * rejected or replaced; the other controls are not field-vchar either). A bare CR or LF inside a line lands here.
+ */
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
 const decoder = new TextDecoder("latin1");
 
 /**
@@ -81,6 +89,10 @@ export class RequestReader {
   }
 
   #readHead(): ReadState {
+    // Empty lines before the request line are ignored (RFC 9112 §2.2 SHOULD); dropped, so they cost no memory.
+    let skip = 0;
+    while (this.#buffer[skip] === 13 && this.#buffer[skip + 1] === 10) skip += 2;
+    if (skip > 0) this.#buffer = this.#buffer.subarray(skip);
     const end = indexOf(this.#buffer, CRLF_CRLF);
     const firstLineEnd = indexOf(this.#buffer, [13, 10]);
     const lineLength = firstLineEnd === -1 ? this.#buffer.length : firstLineEnd;
@@ -111,7 +123,9 @@ export class RequestReader {
 function parseHead(text: string, limits: ReaderLimits): ReadState {
   const lines = text.split("\r\n");
   const requestLine = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) HTTP\/(1\.[01])$/.exec(lines[0]!);
-  if (!requestLine) return { kind: "error", status: 400, reason: "malformed request line" };
+  if (!requestLine || !TARGET.test(requestLine[2]!)) {
+    return { kind: "error", status: 400, reason: "malformed request line" };
+  }
   const fields = lines.slice(1);
   if (fields.length > limits.maxHeaderFields) {
     return { kind: "error", status: 431, reason: `more than ${limits.maxHeaderFields} header fields` };
@@ -124,9 +138,14 @@ function parseHead(text: string, limits: ReaderLimits): ReadState {
     if (colon <= 0 || !TOKEN.test(name)) {
       return { kind: "error", status: 400, reason: "malformed header field" };
     }
+    const value = line.slice(colon + 1);
+    if (CONTROL.test(value)) {
+      return { kind: "error", status: 400, reason: `control character in the ${name} header field` };
+    }
     const key = name.toLowerCase();
     const values = headers.get(key) ?? [];
-    values.push(line.slice(colon + 1).trim());
+    // Only SP and HTAB are optional whitespace around a value (RFC 9110 §5.6.3); trim() would also eat others.
+    values.push(value.replace(/^[ \t]+|[ \t]+$/g, ""));
     headers.set(key, values);
   }
   return {

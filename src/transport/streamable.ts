@@ -48,12 +48,54 @@ function single(head: RequestHead, name: string): string | undefined {
   return values && values.length === 1 ? values[0] : values ? values.join(", ") : undefined;
 }
 
+/** A parsed `host[:port]` (RFC 3986 §3.2.2–3.2.3), host lower-cased. */
+export interface Authority {
+  readonly host: string;
+  readonly port?: string;
+}
+
+const DEC_OCTET = "(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
+const IPV4 = new RegExp(`^${DEC_OCTET}(\\.${DEC_OCTET}){3}$`);
+/** unreserved / pct-encoded / sub-delims (RFC 3986 §3.2.2 reg-name). */
+const REG_NAME = /^([A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
+
+/** An IPv6 address as RFC 3986 §3.2.2 writes it (hex groups, one `::`, an optional dotted IPv4 tail). */
+function isIpv6(text: string): boolean {
+  const halves = text.split("::");
+  if (halves.length > 2) return false;
+  const groups = halves.flatMap((half) => (half === "" ? [] : half.split(":")));
+  const last = groups.at(-1);
+  const ipv4Tail = last !== undefined && IPV4.test(last);
+  const hex = ipv4Tail ? groups.slice(0, -1) : groups;
+  if (!hex.every((group) => /^[0-9A-Fa-f]{1,4}$/.test(group))) return false;
+  const width = hex.length + (ipv4Tail ? 2 : 0);
+  return halves.length === 2 ? width <= 7 : width === 8;
+}
+
+/**
+ * Parses an authority (a Host value or the authority of an absolute-form target): `undefined` when it is not a
+ * valid `host[:port]` with a non-empty host. A name whose last label is a number must be a dotted-quad IPv4
+ * address (the WHATWG URL Standard's "ends in a number" rule), so `127.999.0.1` or `0x7f.1` is invalid rather
+ * than a DNS name nobody can register.
+ */
+export function parseAuthority(value: string): Authority | undefined {
+  const match = /^(\[[^\]]*\]|[^:[\]]*)(?::(\d{0,5}))?$/.exec(value);
+  if (!match || match[1] === "" || (match[2] && Number(match[2]) > 65_535)) return undefined;
+  const host = match[1]!.toLowerCase();
+  const port = match[2] ? { port: match[2] } : {};
+  if (host.startsWith("[")) return isIpv6(host.slice(1, -1)) ? { host, ...port } : undefined;
+  if (!REG_NAME.test(host)) return undefined;
+  const last = host.replace(/\.$/, "").split(".").at(-1)!;
+  if (/^(\d+|0x[0-9a-f]*)$/.test(last) && !IPV4.test(host)) return undefined;
+  return { host, ...port };
+}
+
 /** Host header names a loopback address: localhost, 127.0.0.0/8 or [::1], with an optional port. */
 export function isLoopbackHost(host: string): boolean {
-  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(host.trim().toLowerCase());
-  if (!match) return false;
-  const name = match[1]!;
-  return name === "localhost" || name === "[::1]" || /^127(\.\d{1,3}){3}$/.test(name);
+  const authority = parseAuthority(host.trim());
+  if (!authority) return false;
+  const name = authority.host;
+  return name === "localhost" || name === "[::1]" || (IPV4.test(name) && name.startsWith("127."));
 }
 
 /** Origin is loopback: http or https with host localhost, 127.0.0.1 or [::1] and an optional port. */
@@ -77,27 +119,64 @@ export function isJsonContentType(value: string | undefined): boolean {
   return value !== undefined && value.split(";")[0]!.trim().toLowerCase() === JSON_TYPE;
 }
 
-/**
- * Checks a request head, in this order: Host (400 missing, 403 non-loopback on a loopback bind), Origin (403),
- * path (404), method (405), Transfer-Encoding (411: bodies are read by Content-Length only), Content-Length (411
- * missing, 400 malformed, 413 over 1 MiB), Content-Type (415), Accept (406).
- */
-export function checkHead(head: RequestHead, options: EndpointOptions): HeadDecision {
+/** The target's authority and path: origin-form (`/mcp`) or absolute-form (`http://host:port/mcp`). */
+interface Target {
+  /** The authority of an absolute-form target, which replaces Host (RFC 9112 §3.2.2). */
+  readonly authority?: string;
+  readonly path: string;
+}
+
+/** Splits a request-target; `undefined` when it is neither origin-form nor absolute-form http(s). */
+function parseTarget(target: string): Target | undefined {
+  if (target.includes("#")) return undefined;
+  if (target.startsWith("/")) return { path: target.split("?")[0]! };
+  const absolute = /^https?:\/\/([^/?]*)([^?]*)/i.exec(target);
+  if (!absolute) return undefined;
+  // Userinfo in an http(s) URI is an error for a recipient (RFC 9110 §4.2.4).
+  if (absolute[1]!.includes("@")) return undefined;
+  return { authority: absolute[1]!, path: absolute[2] || "/" };
+}
+
+/** Host and target checks: 400 for a missing, repeated or invalid Host or a bad target; 403 off loopback. */
+function checkAuthority(head: RequestHead, options: EndpointOptions): HeadDecision | Target {
   const host = head.headers.get("host");
+  // RFC 9112 §3.2: exactly one Host line, with a valid value (an http URI's host is never empty, RFC 9110 §4.2.1).
   if (!host || host.length !== 1) return respond(400, "Exactly one Host header is required.");
-  if (options.loopbackBind && !isLoopbackHost(host[0]!)) {
+  if (!parseAuthority(host[0]!)) return respond(400, "The Host header is not a valid host[:port].");
+  const target = parseTarget(head.target);
+  if (!target) return respond(400, "The request target must be a path (/mcp) or an absolute http URL.");
+  const authority = target.authority ?? host[0]!;
+  if (target.authority !== undefined && !parseAuthority(authority)) {
+    return respond(400, "The request target's authority is not a valid host[:port].");
+  }
+  if (options.loopbackBind && !isLoopbackHost(authority)) {
     return respond(403, "Host must be a loopback name (localhost, 127.0.0.1 or [::1]) on a loopback bind.");
   }
+  return target;
+}
+
+/**
+ * Checks a request head, in this order: Host and target (400 missing, repeated or invalid; 403 non-loopback on a
+ * loopback bind, applied to an absolute-form target's authority, which replaces Host), Origin (403), path (404),
+ * method (405), Transfer-Encoding (400 beside Content-Length, else 411: bodies are read by Content-Length only),
+ * Content-Length (411 missing, 400 malformed, 413 over 1 MiB), Content-Type (415), Accept (406).
+ */
+export function checkHead(head: RequestHead, options: EndpointOptions): HeadDecision {
+  const target = checkAuthority(head, options);
+  if ("kind" in target) return target;
   const origin = single(head, "origin");
   if (
     origin !== undefined && !isLoopbackOrigin(origin) && !options.allowedOrigins.has(origin.toLowerCase())
   ) {
     return respond(403, `Origin ${origin} is not allowed; start the server with --allowed-origin ${origin}.`);
   }
-  const path = head.target.split("?")[0];
-  if (path !== MCP_PATH) return respond(404, `Not found: the MCP endpoint is POST ${MCP_PATH}.`);
+  if (target.path !== MCP_PATH) return respond(404, `Not found: the MCP endpoint is POST ${MCP_PATH}.`);
   if (head.method !== "POST") {
     return respond(405, `Method ${head.method} not allowed; use POST.`, [["Allow", "POST"]]);
+  }
+  if (head.headers.has("transfer-encoding") && head.headers.has("content-length")) {
+    // Two framings at once is the request-smuggling shape (RFC 9112 §6.1, §11.2): refused, never guessed.
+    return respond(400, "Transfer-Encoding and Content-Length together are refused.");
   }
   if (head.headers.has("transfer-encoding")) {
     return respond(

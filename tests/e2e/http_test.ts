@@ -15,6 +15,7 @@ import {
 } from "../helpers/http.ts";
 import { LineClient, startServer } from "../helpers/process.ts";
 import { MODERN_META } from "../helpers/protocol.ts";
+import { RUNAWAY_MOLECULE, RUNAWAY_SMARTS } from "../data/runaway.ts";
 
 let server: HttpServer;
 before(async () => {
@@ -316,22 +317,28 @@ test("http: malformed request line and header syntax are 400", async () => {
 });
 
 test("http 503: over --max-concurrency gets Retry-After: 1, and the server recovers", async () => {
-  const small = await startHttpServer(["--max-concurrency", "2"], { CHEM_MCP_HTTP_TIMEOUT_MS: "4000" });
+  const small = await startHttpServer(["--max-concurrency", "2"], { CHEM_MCP_WORKERS: "2" });
   try {
-    const held = [0, 1].map(() => {
-      const socket = connect(small.port, "127.0.0.1");
-      socket.write("POST /mcp HTTP/1.1\r\n");
-      return socket;
+    // Two calls that compute for their whole 2 s limit hold both places; a connection merely open holds none.
+    const runaway = call("smarts_match", {
+      smiles: RUNAWAY_MOLECULE,
+      smarts: RUNAWAY_SMARTS,
+      timeout_seconds: 2,
     });
-    await new Promise((r) => setTimeout(r, 300));
+    const held = [0, 1].map(() =>
+      rawRequest(small.port, post(JSON.stringify(runaway), mcpHeaders("tools/call", "smarts_match")))
+    );
+    const idle = connect(small.port, "127.0.0.1");
+    idle.write("POST /mcp HTTP/1.1\r\n");
+    await new Promise((r) => setTimeout(r, 500));
     const busy = await rawRequest(
       small.port,
       post(JSON.stringify(rpc("tools/list")), mcpHeaders("tools/list")),
     );
     assert.equal(busy.status, 503);
     assert.equal(busy.headers.get("retry-after"), "1");
-    for (const socket of held) socket.destroy();
-    await new Promise((r) => setTimeout(r, 300));
+    await Promise.all(held);
+    idle.destroy();
     const ok = await rawRequest(
       small.port,
       post(JSON.stringify(rpc("tools/list")), mcpHeaders("tools/list")),

@@ -32,3 +32,76 @@ export function startLookupStub(): Promise<string> {
     });
   });
 }
+
+/** Text a hostile service puts in its answers; it must never reach a client. */
+export const REMOTE_SECRET = "REMOTE-SECRET-7f3a";
+
+/** A hostile lookup service and a second origin it tries to send clients to. */
+export interface HostileLookup {
+  /** URL template with `{name}` in the path. */
+  readonly template: string;
+  /** Every request path the service received, raw. */
+  readonly paths: string[];
+  /** Requests that reached the other origin. */
+  readonly elsewhere: string[];
+}
+
+/**
+ * Starts a lookup service whose behaviour the looked-up name picks: `redirect-away` (302 to another origin),
+ * `redirect-same` (302 to `aspirin` on the same origin), `redirect-loop` (302 to itself), `garbage` (HTML),
+ * `bad-smiles` (an unparsable SMILES), `fault` (a Fault whose code is not PUG REST's), `aspirin`; anything else
+ * is a 404. Each answer carries {@link REMOTE_SECRET}.
+ */
+export async function startHostileLookup(): Promise<HostileLookup> {
+  const paths: string[] = [];
+  const elsewhere: string[] = [];
+  const other = await listen((request, response) => {
+    elsewhere.push(request.url ?? "");
+    response.end(JSON.stringify({ PropertyTable: { Properties: [{ CID: 1, SMILES: "C" }] }, REMOTE_SECRET }));
+  });
+  let self = "";
+  const port = await listen((request, response) => {
+    const url = request.url ?? "";
+    paths.push(url);
+    const name = decodeURIComponent(/^\/lookup\/([^/]*)\/json$/.exec(url)?.[1] ?? "");
+    const json = (status: number, body: unknown) => {
+      response.writeHead(status, { "content-type": "application/json" });
+      response.end(JSON.stringify(body));
+    };
+    const redirect = (location: string) => {
+      response.writeHead(302, { location });
+      response.end(REMOTE_SECRET);
+    };
+    switch (name) {
+      case "redirect-away":
+        return redirect(`http://127.0.0.1:${other}/steal?${REMOTE_SECRET}`);
+      case "redirect-same":
+        return redirect(`${self}/lookup/aspirin/json`);
+      case "redirect-loop":
+        return redirect(url);
+      case "garbage":
+        response.writeHead(200, { "content-type": "text/html" });
+        return void response.end(`<html>${REMOTE_SECRET}</html>`);
+      case "bad-smiles":
+        return json(200, { PropertyTable: { Properties: [{ CID: 1, SMILES: `C1CC(${REMOTE_SECRET}` }] } });
+      case "fault":
+        return json(500, { Fault: { Code: `${REMOTE_SECRET} <script>`, Message: REMOTE_SECRET } });
+      case "aspirin":
+        return json(200, { PropertyTable: { Properties: [{ CID: 2244, SMILES: KNOWN.aspirin!.smiles }] } });
+      default:
+        return json(404, { Fault: { Code: "PUGREST.NotFound", Message: REMOTE_SECRET } });
+    }
+  });
+  self = `http://127.0.0.1:${port}`;
+  return { template: `${self}/lookup/{name}/json`, paths, elsewhere };
+}
+
+function listen(handler: Parameters<typeof createServer>[1]): Promise<number> {
+  const server = createServer(handler);
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      server.unref();
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}

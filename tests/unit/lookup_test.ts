@@ -8,9 +8,11 @@ import {
   configureNameLookup,
   DEFAULT_NAME_LOOKUP_TIMEOUT_MS,
   DEFAULT_NAME_LOOKUP_URL,
+  lookupUrl,
   nameLookupConfig,
   nameLookupConfigFromEnv,
   nameToSmiles,
+  redactUrl,
 } from "../../src/chem/lookup.ts";
 import { ChemError } from "../../src/errors.ts";
 import { nameToSmilesTool } from "../../src/tools/name_to_smiles.ts";
@@ -196,4 +198,35 @@ test("name_to_smiles tool result validates against its output schema", async () 
   v.parse(nameToSmilesTool.output, out);
   assert.equal(v.safeParse(nameToSmilesTool.input, { name: "" }).success, false);
   assert.equal(v.safeParse(nameToSmilesTool.input, { name: "x".repeat(301) }).success, false);
+});
+
+test("lookupUrl keeps a name inside its own path segment or query value, or refuses it", () => {
+  const path = "https://h.example/a/{name}/b";
+  assert.equal(lookupUrl(path, "a/b?c#d")?.pathname, "/a/a%2Fb%3Fc%23d/b");
+  assert.equal(lookupUrl(path, "it's (R)-x*")?.pathname, "/a/it%27s%20%28R%29-x%2A/b");
+  assert.equal(lookupUrl(path, "%2e%2e")?.pathname, "/a/%252e%252e/b");
+  for (const name of [".", ".."]) assert.equal(lookupUrl(path, name), undefined, name);
+  assert.equal(lookupUrl(path, "\ud800"), undefined, "a lone surrogate");
+  const query = "https://h.example/q?name={name}&x=1";
+  assert.equal(lookupUrl(query, "..")?.search, "?name=..&x=1");
+  assert.equal(lookupUrl(query, "a&x=2")?.search, "?name=a%26x%3D2&x=1");
+});
+
+test("configuration: {name} outside the path and query, or credentials, are refused without showing them", () => {
+  for (
+    const template of [
+      "http://{name}.example.org/x",
+      "http://h:{name}/x",
+      "http://{name}@h/x",
+      "http://h/x#{name}",
+      "http://user:hunter2@h/{name}",
+    ]
+  ) {
+    assert.throws(() => configureNameLookup({ urlTemplate: template }), (e: unknown) => {
+      assert.ok(e instanceof TypeError);
+      assert.ok(!e.message.includes("hunter2"), e.message);
+      return true;
+    });
+  }
+  assert.equal(redactUrl("see http://u:p@h/x and https://h/y"), "see http://***@h/x and https://h/y");
 });

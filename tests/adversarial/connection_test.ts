@@ -1,0 +1,148 @@
+/**
+ * Connection faults against the real server process: resets at every phase of an HTTP exchange, half-closes,
+ * and a stdio client that closes the server's stdout or stderr. None may end the server or cost another client
+ * its answer.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { type HttpServer, startHttpServer } from "../helpers/http.ts";
+import { honestCall, honestRequest, isEthanolResult, open, sendAndReset, sleep } from "../helpers/attack.ts";
+import { startServer } from "../helpers/process.ts";
+import { initialize } from "../helpers/protocol.ts";
+
+let server: HttpServer;
+before(async () => {
+  server = await startHttpServer([], { CHEM_MCP_WORKERS: "1" });
+});
+after(async () => await server.stop());
+
+function assertAlive(): void {
+  assert.equal(server.child.exitCode, null, "the server process exited");
+  assert.equal(server.child.signalCode, null, "the server process was killed");
+}
+
+test("connection: resets at accept, mid-head, mid-body and while the answer is computed leave it serving", async () => {
+  const full = honestRequest();
+  const phases = ["", full.slice(0, 20), full.slice(0, full.length - 5), full];
+  for (let round = 0; round < 5; round++) {
+    for (const bytes of phases) await sendAndReset(server.port, bytes);
+  }
+  // A pooled call reset while its answer is being computed, then while it is being written.
+  await sendAndReset(server.port, full, 5);
+  await sendAndReset(server.port, full, 50);
+  await sleep(200);
+  assertAlive();
+  assert.ok(isEthanolResult(await honestCall(server.port)), "an honest call after the resets");
+});
+
+/** An honest call that counts as failed when not answered within `limitMs` (a generous bound: answers take ms). */
+async function answeredWithin(limitMs: number): Promise<boolean> {
+  const socket = await open(server.port);
+  const chunks: Buffer[] = [];
+  socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+  socket.on("error", () => {});
+  const timer = setTimeout(() => socket.destroy(), limitMs);
+  const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+  socket.write(honestRequest());
+  await closed;
+  clearTimeout(timer);
+  return /"atom_count":3/.test(Buffer.concat(chunks).toString("utf8"));
+}
+
+test("connection: a flood of resets does not hold honest connections back", async () => {
+  let flooding = true;
+  const full = honestRequest();
+  // About 50 resets a second: far below what the server accepts, so only a defect can hold honest calls back.
+  const flood = (async () => {
+    for (let i = 0; flooding && i < 2000; i++) {
+      await sendAndReset(server.port, full.slice(0, [0, 20, full.length][i % 3]));
+      await sleep(20);
+    }
+  })();
+  await sleep(300);
+  let ok = 0;
+  const calls = 20;
+  for (let i = 0; i < calls; i++) ok += Number(await answeredWithin(5000));
+  flooding = false;
+  await flood;
+  assert.ok(ok >= 19, `${ok} of ${calls} honest calls answered beside the flood`);
+});
+
+test("connection: a pooled call followed by a half-close still gets its answer", async () => {
+  const socket = await open(server.port);
+  const chunks: Buffer[] = [];
+  socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+  socket.end(honestRequest());
+  await closed;
+  const text = Buffer.concat(chunks).toString("utf8");
+  assert.match(text, /^HTTP\/1\.1 200 /);
+  assert.match(text, /"atom_count":3/);
+});
+
+test("connection: a half-close before the request is complete is closed without an answer", async () => {
+  const socket = await open(server.port);
+  const chunks: Buffer[] = [];
+  socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+  socket.end(honestRequest().slice(0, 60));
+  await closed;
+  assert.equal(Buffer.concat(chunks).length, 0);
+  assertAlive();
+  assert.ok(isEthanolResult(await honestCall(server.port)));
+});
+
+/** Waits for a child's exit status (or its signal name). */
+function exited(child: ReturnType<typeof startServer>): Promise<number | string> {
+  return new Promise((resolve) => child.on("exit", (code, signal) => resolve(code ?? signal ?? -1)));
+}
+
+test("connection: stdout closed by the client ends the stdio server quietly", async () => {
+  const child = startServer([], {}, false);
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  const status = exited(child);
+  child.stdout.destroy();
+  for (let i = 0; i < 20; i++) {
+    child.stdin.write(`${JSON.stringify(initialize())}\n`);
+    await sleep(20);
+  }
+  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  child.stdin.on("error", () => {});
+  child.stdin.end();
+  const code = await status;
+  clearTimeout(timer);
+  assert.ok(code === 0 || code === 141 || code === "SIGPIPE", `exit status ${code}`);
+  assert.doesNotMatch(stderr, /\n\s+at |Uncaught|EPIPE|BrokenPipe/, stderr);
+});
+
+test("connection: stderr closed by the client costs no answer on stdout", async () => {
+  const child = startServer([], {}, false);
+  child.stderr.destroy();
+  let stdout = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+  const status = exited(child);
+  const call = {
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: { name: "parse_smiles", arguments: { smiles: "CCO" } },
+  };
+  child.stdin.end(`${JSON.stringify(initialize())}\n${JSON.stringify(call)}\n`);
+  assert.equal(await status, 0);
+  assert.match(stdout, /"atom_count\\?":3/);
+});
+
+test("connection: stdin closed in the middle of a line: that line is answered as a parse error, exit 0", async () => {
+  const child = startServer([], {}, false);
+  let stdout = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+  const status = exited(child);
+  child.stdin.end(`${JSON.stringify(initialize())}\n{"jsonrpc":"2.0","id":9,"method":"tools/li`);
+  assert.equal(await status, 0);
+  const lines = stdout.trim().split("\n").map((l) =>
+    JSON.parse(l) as { id: unknown; error?: { code: number } }
+  );
+  assert.equal(lines.length, 2);
+  assert.equal(lines[1]?.error?.code, -32700);
+});
