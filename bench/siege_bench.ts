@@ -1,29 +1,34 @@
 /**
- * Siege: an honest client's success rate and latency while a mix of attacks runs against the same Streamable
- * HTTP server for several minutes, with the memory of the server's process tree (workers included) before and
- * after.
+ * Siege of the HTTP endpoint: an honest client's success rate and latency while a mix of every attack class of
+ * tests/adversarial/ runs for `--seconds`, with the memory of the server's process tree (tool workers included)
+ * before and after, under Deno, Node and the single-executable binary.
  *
- * The attackers, all at once, each in a loop until the time is up:
- * - runaway substructure searches (`smarts_match`, 3 s limit) and 300-atom aromatic rings through
- *   `molecule_context_pack` and `representation_router`;
- * - recursive SMARTS nested 200 deep, and 1 MiB lists of numbers as `find_mcs` arguments;
- * - 16 slow clients dripping header bytes, reconnecting whenever dropped;
- * - connections reset as soon as they open (RST), and requests half-closed after sending.
+ * The mix, all at once against one server (default `--max-concurrency` 16, 2 tool workers):
+ * - hostile content: runaway substructure searches (3 s limit), 300-membered aromatic rings through
+ *   `molecule_context_pack` and `representation_router`, recursive SMARTS nested 200 deep, 1 MiB lists of
+ *   numbers as `find_mcs` arguments;
+ * - hostile connections: 16 connections dripping a head and 8 dripping a body (each reconnecting when dropped);
+ *   connect-and-reset at every phase of a request; requests followed by a half-close (their answers counted);
+ *   malformed requests (NUL in a value, invalid and empty Host, a hostile absolute-form authority, both
+ *   framings, an oversized head); calls with ids a double cannot hold (echo checked); `name_to_smiles` against a
+ *   hostile lookup service (redirect to another origin, HTML, dot segments, a redirect loop; its text must never
+ *   come back).
  *
- * The honest client sends one `calc_properties` and one `canonical_smiles` call at a time, back to back; a call
- * succeeds when it gets HTTP 200 with the right answer. SERVER_BUSY and 503 count as failures.
+ * The honest client's call is `parse_smiles`, a pooled tool, so it competes with the hostile content for the
+ * workers; a `SERVER_BUSY` answer counts as a failure.
  *
- * Prints the figures and ratios to the previous run (bench/previous.ts). Run:
- *   deno run -A bench/siege_bench.ts [--runtimes deno,node,sea] [--seconds 180] [--workers 2]
- * The `sea` row needs `.cache/artifacts/sea/chem-mcp` (scripts/build_sea.ts); Node needs `npm run build`.
+ * The binary row needs `.cache/artifacts/sea/chem-mcp` (scripts/build_sea.ts); Node needs `npm run build`.
+ * Run: deno run -A bench/siege_bench.ts [--runtimes deno,node,sea] [--seconds 180]
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import process from "node:process";
 import { mcpHeaders, post } from "../tests/helpers/http.ts";
+import { honestRequest, toolCall } from "../tests/helpers/attack.ts";
+import { REMOTE_SECRET, startHostileLookup } from "../tests/helpers/lookup_stub.ts";
 import { RUNAWAY_MOLECULE, RUNAWAY_SMARTS } from "../tests/data/runaway.ts";
-import { type Figures, loadPrevious } from "./previous.ts";
+import { loadPrevious } from "./previous.ts";
 
 function option(name: string, fallback: string): string {
   const index = process.argv.indexOf(name);
@@ -32,72 +37,37 @@ function option(name: string, fallback: string): string {
 
 const RUNTIMES = option("--runtimes", "deno,node,sea").split(",");
 const SECONDS = Number(option("--seconds", "180"));
-const WORKERS = option("--workers", "2");
-const RING300 = "c1" + "c".repeat(298) + "c1";
-
+const SEA = ".cache/artifacts/sea/chem-mcp";
 const COMMANDS: Record<string, string[]> = {
   deno: [process.execPath, "run", "-A", "mod.ts"],
   node: ["node", "dist/src/runtime/node.js"],
-  sea: [".cache/artifacts/sea/chem-mcp"],
+  sea: [SEA],
 };
 
-function body(name: string, args: unknown, id = 1): string {
-  return JSON.stringify({
-    jsonrpc: "2.0",
-    id,
-    method: "tools/call",
-    params: {
-      name,
-      arguments: args,
-      _meta: {
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {},
-      },
-    },
-  });
+interface Server {
+  readonly child: ChildProcess;
+  readonly port: number;
 }
 
-function request(name: string, args: unknown): string {
-  return post(body(name, args), mcpHeaders("tools/call", name));
-}
-
-/** Sends one request on a fresh connection; resolves with the status and body, or status 0 on a socket error. */
-function send(port: number, raw: string, halfClose = false): Promise<{ status: number; body: string }> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    const chunks: Buffer[] = [];
-    socket.on("data", (c: Buffer) => chunks.push(c));
-    socket.on("error", () => resolve({ status: 0, body: "" }));
-    socket.on("close", () => {
-      const text = Buffer.concat(chunks).toString("utf8");
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
-      resolve({ status, body: text.slice(text.indexOf("\r\n\r\n") + 4) });
-    });
-    socket.write(raw, () => {
-      if (halfClose) socket.end();
-    });
-  });
-}
-
-/** Starts the server on a free port and resolves once it listens. */
-function startServer(cmd: string[]): Promise<{ port: number; pid: number; stop: () => void }> {
-  const child = spawn(cmd[0]!, [...cmd.slice(1), "--transport", "streamable-http", "--port", "0"], {
-    env: { ...process.env, CHEM_MCP_WORKERS: WORKERS },
+function startServer(runtime: string, lookupTemplate: string): Promise<Server> {
+  const [cmd, ...args] = COMMANDS[runtime]!;
+  const child = spawn(cmd!, [...args, "--transport", "streamable-http", "--port", "0"], {
+    env: { ...process.env, CHEM_MCP_WORKERS: "2", CHEM_MCP_NAME_LOOKUP_URL: lookupTemplate },
     stdio: ["ignore", "ignore", "pipe"],
   });
   return new Promise((resolve, reject) => {
     let stderr = "";
-    child.stderr!.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-      const port = /listening on http:\/\/[^\s]+:(\d+)\/mcp/.exec(stderr)?.[1];
-      if (port) resolve({ port: Number(port), pid: child.pid!, stop: () => child.kill("SIGKILL") });
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+      const match = /listening on http:\/\/[^\s]+:(\d+)\/mcp/.exec(stderr);
+      if (match) resolve({ child, port: Number(match[1]) });
     });
-    child.on("close", (code) => reject(new Error(`server exited ${code}: ${stderr}`)));
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
   });
 }
 
-/** Resident memory of a process and all its descendants, MiB. */
-function treeRssMiB(pid: number): number {
+/** Resident memory of a process and all its descendants (Deno's tool workers are processes), MiB. */
+function rssMiB(pid: number): number {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
     try {
@@ -115,165 +85,213 @@ function treeRssMiB(pid: number): number {
     } catch {
       return;
     }
-    for (const c of children.get(p) ?? []) visit(c);
+    for (const child of children.get(p) ?? []) visit(child);
   };
   visit(pid);
   return kib / 1024;
 }
 
-/** Runs `attack` over and over until `until`. */
-async function loop(until: number, attack: () => Promise<unknown>): Promise<number> {
-  let count = 0;
-  while (Date.now() < until) {
-    await attack();
-    count++;
-  }
-  return count;
-}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** One dripping client: a header byte every 2 s, reconnecting when dropped. */
-async function drip(port: number, until: number): Promise<number> {
-  let connections = 0;
-  while (Date.now() < until) {
-    connections++;
-    await new Promise<void>((done) => {
-      const socket: Socket = connect(port, "127.0.0.1");
-      const head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Drip: " + "a".repeat(10_000);
-      let i = 0;
-      const timer = setInterval(() => {
-        if (Date.now() >= until || socket.destroyed) {
-          clearInterval(timer);
-          socket.destroy();
-          return done();
-        }
-        socket.write(head[i++ % head.length]!);
-      }, 2_000);
-      socket.on("error", () => {});
-      socket.on("close", () => {
-        clearInterval(timer);
-        done();
-      });
+/** Sends bytes and resolves with everything received until close (or "" after `timeoutMs`). */
+function exchange(port: number, bytes: string, timeoutMs = 10_000, halfClose = false): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => socket.destroy(), timeoutMs);
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString("utf8"));
     });
-  }
-  return connections;
-}
-
-function reset(port: number): Promise<void> {
-  return new Promise((done) => {
-    const socket = connect(port, "127.0.0.1", () => {
-      socket.resetAndDestroy();
-      done();
-    });
-    socket.on("error", () => done());
+    if (halfClose) socket.end(bytes);
+    else socket.write(bytes);
   });
 }
 
-const HONEST = [
-  {
-    call: request("calc_properties", { smiles: "CC(=O)Oc1ccccc1C(=O)O" }),
-    expect: '"molecular_weight":180.159',
-  },
-  { call: request("canonical_smiles", { smiles: "OCC" }), expect: '"canonical_smiles":"CCO"' },
+/** Keeps one connection dripping `prefix` then a byte every 100 ms, reopening it whenever it closes. */
+function drip(port: number, prefix: string, running: () => boolean): void {
+  if (!running()) return;
+  const socket: Socket = connect(port, "127.0.0.1");
+  socket.on("error", () => {});
+  socket.on("data", () => {});
+  socket.write(prefix);
+  const timer = setInterval(() => socket.write("a"), 100);
+  socket.on("close", () => {
+    clearInterval(timer);
+    setTimeout(() => drip(port, prefix, running), 10);
+  });
+  const stop = setInterval(() => {
+    if (running()) return;
+    clearInterval(stop);
+    socket.destroy();
+  }, 500);
+}
+
+/** Repeats `attack` every `everyMs` until the siege ends; counts rounds and failures of its own check. */
+async function loop(
+  running: () => boolean,
+  everyMs: number,
+  attack: () => Promise<boolean>,
+): Promise<{ rounds: number; failed: number }> {
+  let rounds = 0;
+  let failed = 0;
+  while (running()) {
+    rounds++;
+    if (!(await attack())) failed++;
+    await sleep(everyMs);
+  }
+  return { rounds, failed };
+}
+
+const MALFORMED = [
+  honestRequest().replace("Accept:", "X-Nul: a\x00b\r\nAccept:"),
+  honestRequest("CCO", "127.999.0.1"),
+  honestRequest("CCO", ""),
+  honestRequest().replace("POST /mcp", "POST http://evil.example/mcp"),
+  honestRequest().replace("Accept:", "Transfer-Encoding: chunked\r\nAccept:"),
+  honestRequest().replace("Accept:", `X-Big: ${"b".repeat(40_000)}\r\nAccept:`),
+];
+const RING300 = "c1" + "c".repeat(298) + "c1";
+/** Hostile content: each call must come back as a result or a typed error (never an internal error). */
+const HOSTILE_CALLS: [string, Record<string, unknown>][] = [
+  ["smarts_match", { smiles: RUNAWAY_MOLECULE, smarts: RUNAWAY_SMARTS, timeout_seconds: 3 }],
+  ["molecule_context_pack", { smiles: RING300 }],
+  ["representation_router", { smiles: RING300, task_kind: "identity_dedup" }],
+  ["smarts_match", { smiles: "CCO", smarts: "[$(".repeat(200) + "C" + ")]".repeat(200) }],
+  ["find_mcs", { smiles_list: Array(500_000).fill(1) }],
 ];
 
-interface Outcome {
-  honest: number;
-  succeeded: number;
-  p50: number;
-  p99: number;
-  rssBefore: number;
-  rssAfter: number;
-  attacks: Record<string, number>;
-}
+const LOOKUP_NAMES = ["redirect-away", "garbage", "..", "redirect-loop", "bad-smiles"];
+const BIG_ID = "123456789012345678901234567890";
 
-async function siege(runtime: string): Promise<Outcome> {
-  const server = await startServer(COMMANDS[runtime]!);
+async function siege(runtime: string, template: string): Promise<Record<string, number>> {
+  const server = await startServer(runtime, template);
   const { port } = server;
-  // Warm up, then settle: the pool starts once the endpoint listens.
-  for (let i = 0; i < 5; i++) await send(port, HONEST[0]!.call);
-  await new Promise((r) => setTimeout(r, 5_000));
-  const rssBefore = treeRssMiB(server.pid);
-  const until = Date.now() + SECONDS * 1000;
-  const latencies: number[] = [];
-  let succeeded = 0;
-  const honest = loop(until, async () => {
-    const probe = HONEST[latencies.length % HONEST.length]!;
-    const started = performance.now();
-    const answer = await send(port, probe.call);
-    latencies.push(performance.now() - started);
-    if (
-      answer.status === 200 && answer.body.includes(probe.expect) && !answer.body.includes('"isError":true')
-    ) {
-      succeeded++;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  });
-  const attackers: Record<string, Promise<number>> = {
-    runaway: loop(
-      until,
-      () =>
-        send(
-          port,
-          request("smarts_match", { smiles: RUNAWAY_MOLECULE, smarts: RUNAWAY_SMARTS, timeout_seconds: 3 }),
-        ),
-    ),
-    huge_ring: loop(until, () => send(port, request("molecule_context_pack", { smiles: RING300 }))),
-    huge_router: loop(
-      until,
-      () => send(port, request("representation_router", { smiles: RING300, task_kind: "identity_dedup" })),
-    ),
-    deep_smarts: loop(
-      until,
-      () =>
-        send(
-          port,
-          request("smarts_match", { smiles: "CCO", smarts: "[$(".repeat(200) + "C" + ")]".repeat(200) }),
-        ),
-    ),
-    garbage: loop(until, () => send(port, request("find_mcs", { smiles_list: Array(500_000).fill(1) }))),
-    resets: loop(until, async () => {
-      await reset(port);
-      await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 20; i++) await exchange(port, honestRequest());
+  await sleep(1000);
+  const rssBefore = rssMiB(server.child.pid!);
+  const end = Date.now() + SECONDS * 1000;
+  const running = () => Date.now() < end;
+  for (let i = 0; i < 16; i++) drip(port, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Drip: ", running);
+  const bodyHead =
+    honestRequest().replace(/Content-Length: \d+/, "Content-Length: 100000").split("\r\n\r\n")[0];
+  for (let i = 0; i < 8; i++) drip(port, `${bodyHead}\r\n\r\n`, running);
+  let phase = 0;
+  const attacks = Promise.all([
+    loop(running, 20, async () => {
+      const full = honestRequest();
+      const bytes = full.slice(0, [0, 20, full.length - 5, full.length][phase++ % 4]);
+      const socket = connect(port, "127.0.0.1");
+      socket.on("error", () => {});
+      await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+      if (bytes) socket.write(bytes);
+      await sleep(phase % 3);
+      socket.resetAndDestroy();
+      return true;
     }),
-    half_close: loop(until, () => send(port, request("parse_smiles", { smiles: "c1ccccc1" }), true)),
-    drip_connections: Promise.all(Array.from({ length: 16 }, () => drip(port, until))).then((n) =>
-      n.reduce((a, b) => a + b, 0)
+    loop(
+      running,
+      50,
+      async () => (await exchange(port, honestRequest(), 10_000, true)).includes('"atom_count":3'),
     ),
-  };
-  await honest;
-  const attacks: Record<string, number> = {};
-  for (const [name, count] of Object.entries(attackers)) attacks[name] = await count;
-  await new Promise((r) => setTimeout(r, 5_000));
-  const rssAfter = treeRssMiB(server.pid);
-  server.stop();
+    loop(running, 50, async () => {
+      const kind = phase % 6;
+      const answer = await exchange(port, MALFORMED[kind]!);
+      if (process.env.SIEGE_DEBUG && !/^HTTP\/1\.1 4\d\d /.test(answer)) {
+        console.log("malformed", kind, JSON.stringify(answer.slice(0, 200)));
+      }
+      return /^HTTP\/1\.1 4\d\d /.test(answer);
+    }),
+    loop(running, 100, async () => {
+      const body = toolCall("parse_smiles", { smiles: "C" }, BIG_ID);
+      const answer = await exchange(port, post(body, mcpHeaders("tools/call", "parse_smiles")));
+      return answer.includes(`"id":${BIG_ID},`);
+    }),
+    loop(running, 200, async () => {
+      const name = LOOKUP_NAMES[phase % LOOKUP_NAMES.length]!;
+      const answer = await exchange(
+        port,
+        post(toolCall("name_to_smiles", { name }), mcpHeaders("tools/call", "name_to_smiles")),
+      );
+      const clean = answer.includes('"isError":true') && !answer.includes(REMOTE_SECRET);
+      if (process.env.SIEGE_DEBUG && !clean) {
+        console.log("lookup", name, JSON.stringify(answer.slice(0, 300)));
+      }
+      return clean;
+    }),
+    loop(running, 20, async () => {
+      const [name, args] = HOSTILE_CALLS[phase % HOSTILE_CALLS.length]!;
+      const answer = await exchange(port, post(toolCall(name, args), mcpHeaders("tools/call", name)), 60_000);
+      const typed = /^HTTP\/1\.1 [24]\d\d /.test(answer) && !answer.includes("-32603");
+      if (process.env.SIEGE_DEBUG && !typed) {
+        console.log("hostile", name, JSON.stringify(answer.slice(0, 300)));
+      }
+      return typed;
+    }),
+  ]);
+  const latencies: number[] = [];
+  let honest = 0;
+  let ok = 0;
+  while (running()) {
+    const started = performance.now();
+    const answer = await exchange(port, honestRequest());
+    latencies.push(performance.now() - started);
+    honest++;
+    if (answer.startsWith("HTTP/1.1 200 ") && answer.includes('"atom_count":3')) ok++;
+    else if (process.env.SIEGE_DEBUG) {
+      console.log("honest failed", performance.now() - started, JSON.stringify(answer.slice(0, 300)));
+    }
+    await sleep(20);
+  }
+  const [resets, halfCloses, malformed, ids, lookups, hostile] = await attacks;
+  await sleep(2000);
+  const alive = server.child.exitCode === null && server.child.signalCode === null;
+  const rssAfter = alive ? rssMiB(server.child.pid!) : NaN;
+  server.child.kill("SIGTERM");
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return { honest: latencies.length, succeeded, p50: at(0.5), p99: at(0.99), rssBefore, rssAfter, attacks };
+  return {
+    honest_calls: honest,
+    honest_success_pct: (100 * ok) / Math.max(1, honest),
+    honest_p50_ms: at(0.5),
+    honest_p99_ms: at(0.99),
+    rss_before_mib: rssBefore,
+    rss_after_mib: rssAfter,
+    server_alive: Number(alive),
+    resets: resets.rounds,
+    half_closes_answered_pct: (100 * (halfCloses.rounds - halfCloses.failed)) /
+      Math.max(1, halfCloses.rounds),
+    malformed_4xx_pct: (100 * (malformed.rounds - malformed.failed)) / Math.max(1, malformed.rounds),
+    ids_exact_pct: (100 * (ids.rounds - ids.failed)) / Math.max(1, ids.rounds),
+    lookups_clean_pct: (100 * (lookups.rounds - lookups.failed)) / Math.max(1, lookups.rounds),
+    hostile_calls: hostile.rounds,
+    hostile_typed_pct: (100 * (hostile.rounds - hostile.failed)) / Math.max(1, hostile.rounds),
+  };
 }
 
+const lookup = await startHostileLookup();
 const previous = loadPrevious("siege");
-const figures: Figures = {};
+const figures: Record<string, number> = {};
 for (const runtime of RUNTIMES) {
-  if (runtime === "sea" && !existsSync(COMMANDS.sea![0]!)) {
-    console.log(`${runtime}: skipped (no binary at ${COMMANDS.sea![0]})`);
+  if (runtime === "sea" && !existsSync(SEA)) {
+    console.log(`${runtime}: skipped (${SEA} not built)`);
     continue;
   }
-  const o = await siege(runtime);
-  const rate = (100 * o.succeeded) / o.honest;
-  Object.assign(figures, { [`${runtime}.rate`]: rate, [`${runtime}.p50`]: o.p50, [`${runtime}.p99`]: o.p99 });
-  console.log(`\n${runtime}, ${SECONDS} s, ${WORKERS} workers`);
-  console.log(
-    `  honest calls: ${o.succeeded}/${o.honest} succeeded = ${rate.toFixed(1)}% ` +
-      `(${previous.speedup(`${runtime}.rate`, rate)} previous)`,
-  );
-  console.log(
-    `  latency p50 ${o.p50.toFixed(1)} ms (${previous.speedupFromTime(`${runtime}.p50`, o.p50)} previous), ` +
-      `p99 ${o.p99.toFixed(1)} ms (${previous.speedupFromTime(`${runtime}.p99`, o.p99)} previous)`,
-  );
-  console.log(
-    `  RSS (server and workers) before ${o.rssBefore.toFixed(0)} MiB, after ${o.rssAfter.toFixed(0)} MiB`,
-  );
-  console.log(`  attacks sent: ${Object.entries(o.attacks).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+  const result = await siege(runtime, lookup.template);
+  console.log(`\n${runtime}, ${SECONDS} s:`);
+  for (const [key, value] of Object.entries(result)) {
+    const row = `${runtime}.${key}`;
+    figures[row] = value;
+    const ratio = key.endsWith("_ms") ? ` (${previous.speedupFromTime(row, value)})` : "";
+    console.log(`  ${key.padEnd(26)} ${value.toFixed(1)}${ratio}`);
+  }
 }
-previous.save(figures);
+console.log(`\nother origin asked by a redirect: ${lookup.elsewhere.length} times`);
+// Runtimes not run this time keep their last figures, so the file always holds every row.
+const RESULTS = "bench/results/siege.json";
+const kept = existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, "utf8")) as Record<string, number> : {};
+previous.save({ ...kept, ...figures });
+process.exit(0);

@@ -17,6 +17,7 @@ import {
   errorResponse,
   type JsonRpcId,
   type JsonRpcRequest,
+  NumericId,
   RawJson,
   resultResponse,
 } from "./jsonrpc.ts";
@@ -215,8 +216,11 @@ export class Connection {
     return this.handleDecoded(decode(text));
   }
 
-  /** Handles a message already decoded by a transport (HTTP decodes first to check its headers). */
-  handleDecoded(decoded: Decoded): Promise<Reply | undefined> {
+  /**
+   * Handles a message already decoded by a transport (HTTP decodes first to check its headers). `signal` aborts
+   * the request from outside (the transport's own cancellation, such as an HTTP connection reset).
+   */
+  handleDecoded(decoded: Decoded, signal?: AbortSignal): Promise<Reply | undefined> {
     switch (decoded.kind) {
       case "error":
         return Promise.resolve(errorReply(decoded.id, decoded.error));
@@ -226,15 +230,16 @@ export class Connection {
         if (decoded.request.method === "notifications/cancelled") this.#cancel(decoded.request.params);
         return Promise.resolve(undefined);
       case "request":
-        return this.#request(decoded.request);
+        return this.#request(decoded.request, signal);
     }
   }
 
-  async #request(request: JsonRpcRequest): Promise<Reply | undefined> {
+  async #request(request: JsonRpcRequest, outside?: AbortSignal): Promise<Reply | undefined> {
     const id = request.id!;
-    const key = JSON.stringify(id);
+    const key = idKey(id);
     // A second request reusing an id in flight is served, but only the latest can be cancelled.
     const controller = new AbortController();
+    outside?.addEventListener("abort", () => controller.abort(), { once: true });
     this.#inFlight.set(key, controller);
     try {
       const dialect = this.#accept(request);
@@ -252,7 +257,7 @@ export class Connection {
   #cancel(params: Record<string, unknown>): void {
     const id = params.requestId;
     if (typeof id !== "string" && typeof id !== "number") return;
-    this.#inFlight.get(JSON.stringify(id))?.abort();
+    this.#inFlight.get(idKey(id))?.abort();
   }
 
   /** Synchronous gate: method known, dialect resolved, envelope valid; pins the connection on success. */
@@ -267,6 +272,15 @@ export class Connection {
     this.#pin = dialect;
     return dialect;
   }
+}
+
+/**
+ * The key of a request id among the calls in flight. A cancel names the id as a parsed number, so numeric ids
+ * (kept as their source text for the answer) compare by value here.
+ */
+function idKey(id: JsonRpcId): string {
+  if (id instanceof NumericId) return `n${Number(id.source)}`;
+  return typeof id === "number" ? `n${id}` : `s${id}`;
 }
 
 function raw(value: unknown): RawJson {

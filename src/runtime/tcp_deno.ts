@@ -39,6 +39,19 @@ export function connStream(conn: Deno.Conn): ByteStream {
         // Already closed by the peer.
       }
     },
+    // Nothing reads once the request is complete, so a reset would go unseen: keep one read pending. Its end
+    // (a FIN) or any bytes after the request mean nothing; only a reset resolves.
+    reset: async () => {
+      const spare = new Uint8Array(1024);
+      for (;;) {
+        try {
+          if (closed || (await conn.read(spare)) === null) return await new Promise<never>(() => {});
+        } catch (error) {
+          if (!closed && isConnectionGone(error)) return;
+          return await new Promise<never>(() => {});
+        }
+      }
+    },
   };
 }
 

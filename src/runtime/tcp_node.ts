@@ -24,9 +24,15 @@ export function socketStream(socket: Socket): ByteStream {
     ended = true;
     deliver(null);
   };
+  let onReset: () => void = () => {};
+  const reset = new Promise<void>((resolve) => (onReset = resolve));
   socket.on("end", finish);
   socket.on("close", finish);
-  socket.on("error", finish);
+  socket.on("error", (error: NodeJS.ErrnoException) => {
+    // A FIN only ends the reading side ('end'); a reset or a broken pipe is an error.
+    if (error.code === "ECONNRESET" || error.code === "EPIPE") onReset();
+    finish();
+  });
   return {
     read: () => {
       if (queue.length > 0) return Promise.resolve(queue.shift()!);
@@ -35,6 +41,7 @@ export function socketStream(socket: Socket): ByteStream {
     },
     write: (bytes) => new Promise((resolve) => socket.write(bytes, () => resolve())),
     close: () => socket.destroySoon(),
+    reset: () => reset,
   };
 }
 

@@ -16,6 +16,11 @@ export interface ByteStream {
   write(bytes: Uint8Array): Promise<void>;
   /** Closes the connection (idempotent). */
   close(): void;
+  /**
+   * Resolves if the peer resets the connection (RST), never on an orderly end of its sending (FIN, a half-close
+   * that still reads). Called once the request is complete; the call it carries is then cancelled.
+   */
+  reset?(): Promise<void>;
 }
 
 /** Options of an HTTP endpoint. */
@@ -116,7 +121,7 @@ export class HttpEndpoint {
     try {
       const received = await this.#receive(stream);
       if (received.kind === "gone") return;
-      const response = received.kind === "respond" ? received.response : await this.#serve(received);
+      const response = received.kind === "respond" ? received.response : await this.#serve(received, stream);
       await this.#send(stream, response, Date.now() + this.#options.timeoutMs);
     } catch {
       // A failed socket is simply closed; there is no one left to tell.
@@ -165,14 +170,20 @@ export class HttpEndpoint {
     }
   }
 
-  /** Serves a complete request within the concurrency limit, or answers 503 beyond it. */
-  async #serve(request: { head: RequestHead; body: Uint8Array }): Promise<HttpResponse> {
+  /**
+   * Serves a complete request within the concurrency limit, or answers 503 beyond it. A client that resets the
+   * connection meanwhile has cancelled its call (MCP 2026-07-28: over HTTP, closing the stream is the
+   * cancellation); one that only half-closes still gets its answer.
+   */
+  async #serve(request: { head: RequestHead; body: Uint8Array }, stream: ByteStream): Promise<HttpResponse> {
     if (this.#active >= this.#options.maxConcurrency) {
       return problem(503, "Too many requests in progress; retry shortly.", [["Retry-After", "1"]]);
     }
     this.#active++;
+    const cancel = new AbortController();
+    void stream.reset?.().then(() => cancel.abort(), () => {});
     try {
-      return await serveBody(this.#server, request.head, request.body);
+      return await serveBody(this.#server, request.head, request.body, cancel.signal);
     } finally {
       this.#active--;
     }

@@ -292,6 +292,7 @@ export async function serveBody(
   server: McpServer,
   head: RequestHead,
   body: Uint8Array,
+  signal?: AbortSignal,
 ): Promise<HttpResponse> {
   let text: string;
   try {
@@ -314,7 +315,7 @@ export async function serveBody(
       new ProtocolError("method_not_found", `Method not found: 'initialize'. ${LEGACY_OVER_HTTP_HINT}`),
     );
   }
-  const reply = await server.connect("modern-only").handleDecoded(decoded);
+  const reply = await server.connect("modern-only").handleDecoded(decoded, signal);
   if (!reply) return { status: 202 };
   return { status: statusOf(reply.errorCode), contentType: JSON_TYPE, body: reply.text };
 }

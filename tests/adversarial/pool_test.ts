@@ -5,7 +5,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { connect } from "node:net";
 import { LineClient, startServer } from "../helpers/process.ts";
+import { mcpHeaders, post, rawRequest, startHttpServer } from "../helpers/http.ts";
+import { toolCall } from "../helpers/attack.ts";
 import { TOOL_EXAMPLES } from "../helpers/examples.ts";
 import { RUNAWAY_MOLECULE, RUNAWAY_SMARTS } from "../data/runaway.ts";
 
@@ -290,5 +293,44 @@ test("stdio: notifications/cancelled stops a running search, frees its worker at
     );
   } finally {
     await server.close();
+  }
+});
+
+test("http: a connection reset cancels its call and frees its worker; a half-close still gets its answer", async () => {
+  const http = await startHttpServer([], { CHEM_MCP_WORKERS: "2" });
+  try {
+    const search = (timeout: number) =>
+      post(
+        toolCall("smarts_match", {
+          smiles: RUNAWAY_MOLECULE,
+          smarts: RUNAWAY_SMARTS,
+          timeout_seconds: timeout,
+        }),
+        mcpHeaders("tools/call", "smarts_match"),
+      );
+    // Two workers leave one for searches: the reset search must give it back at once.
+    const socket = connect(http.port, "127.0.0.1");
+    socket.on("error", () => {});
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    socket.write(search(25));
+    await new Promise((r) => setTimeout(r, 1_000));
+    socket.resetAndDestroy();
+    await new Promise((r) => setTimeout(r, 300));
+    const started = Date.now();
+    const next = await rawRequest(http.port, search(1));
+    assert.equal(next.status, 200);
+    assert.match(next.body, /COMPUTATION_TIMEOUT/, "the next search ran (it was not answered SERVER_BUSY)");
+    assert.ok(Date.now() - started < 3_500, `answered after ${Date.now() - started} ms`);
+    // A half-closed request is no cancel: its answer comes.
+    const halfClosed = await new Promise<string>((resolve) => {
+      const s = connect(http.port, "127.0.0.1");
+      const chunks: Buffer[] = [];
+      s.on("data", (c: Buffer) => chunks.push(c));
+      s.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+      s.end(search(1));
+    });
+    assert.match(halfClosed, /^HTTP\/1\.1 200 [\s\S]*COMPUTATION_TIMEOUT/);
+  } finally {
+    await http.stop();
   }
 });
