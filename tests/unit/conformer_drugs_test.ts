@@ -225,7 +225,7 @@ test("every stereocentre keeps the SMILES parity (signed volume) and every doubl
   for (const { name, c, graph } of RUNS) {
     const targets = stereoTargets(graph);
     for (const t of targets.tetrahedral) {
-      const v = signedVolume(c.coordinates, t.centre, ...t.atoms);
+      const v = signedVolume(c.coordinates, t.apex, ...t.atoms);
       assert.ok(t.sign * v > 0.05, `${name} centre ${t.centre}: volume ${v}, wanted sign ${t.sign}`);
       centres++;
     }

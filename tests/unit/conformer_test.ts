@@ -156,7 +156,7 @@ test("analytic gradients match central finite differences for every term", () =>
     [
       "restraints",
       x,
-      (y, g) => restraintEnergy(targets, ff.pairs, { ...DEFAULT_WEIGHTS, minVolume: 3 }, y, g),
+      (y, g) => restraintEnergy(targets, ff.pairs, { ...DEFAULT_WEIGHTS, minVolumeFraction: 3 }, y, g),
     ],
     ["4D objective", x4, (y, g) => objective4d(model, y, g ?? new Float64Array(y.length), 5)],
   ];
@@ -321,7 +321,7 @@ test("ring cis/trans without CIP labels: cis- and trans-1,4-dimethylcyclohexane 
     }
     for (const t of stereoTargets(graph).tetrahedral) {
       assert.ok(
-        t.sign * signedVolume(c.coordinates, t.centre, ...t.atoms) > 0.05,
+        t.sign * signedVolume(c.coordinates, t.apex, ...t.atoms) > 0.05,
         `${smiles} centre ${t.centre}`,
       );
     }

@@ -24,10 +24,11 @@ interface Springs {
   readonly k: Float64Array;
 }
 
-/** Signed-volume restraints: centre, three neighbours, wanted volume sign (0 = planar). */
+/** Signed-volume restraints: apex, three atoms, wanted volume sign (0 = planar) and smallest |volume| (Å³). */
 interface Volumes {
   readonly atoms: Int32Array;
   readonly sign: Int8Array;
+  readonly min: Float64Array;
 }
 
 /** Everything the 4D objective needs. */
@@ -44,7 +45,8 @@ const ANGLE_K = 50;
 const REPULSION_K = 10;
 const CONTACT = 0.75;
 const CHIRAL_K = 50;
-const MIN_VOLUME = 1.5;
+/** Smallest |signed volume| demanded of a stereocentre, as a fraction of its ideal one (as in ./restraints.ts). */
+const MIN_VOLUME_FRACTION = 0.5;
 const PLANAR_K = 20;
 const SQUEEZE_K = 5;
 
@@ -84,22 +86,25 @@ export function embed4dModel(g: MolGraph, ff: ForceField, targets: StereoTargets
   });
   const vol: number[] = [];
   const sign: number[] = [];
+  const min: number[] = [];
   for (const t of targets.tetrahedral) {
-    vol.push(t.centre, ...t.atoms);
+    vol.push(t.apex, ...t.atoms);
     sign.push(t.sign);
+    min.push(MIN_VOLUME_FRACTION * t.idealVolume);
   }
   g.neighbors.forEach((nbrs, c) => {
     const h = hybridOf(types[c]!);
     if ((h === "2" || h === "R") && nbrs.length === 3) {
       vol.push(c, nbrs[0]!, nbrs[1]!, nbrs[2]!);
       sign.push(0);
+      min.push(0);
     }
   });
   const contact = Float64Array.from(ff.pairs.r0, (r) => CONTACT * r);
   return {
     n: g.atoms.length,
     springs: { atoms: Int32Array.from(atoms), target: Float64Array.from(target), k: Float64Array.from(k) },
-    volumes: { atoms: Int32Array.from(vol), sign: Int8Array.from(sign) },
+    volumes: { atoms: Int32Array.from(vol), sign: Int8Array.from(sign), min: Float64Array.from(min) },
     pairs: ff.pairs.atoms,
     contact,
   };
@@ -191,6 +196,7 @@ export function objective4d(
       v.atoms[4 * m + 2]!,
       v.atoms[4 * m + 3]!,
       v.sign[m]!,
+      v.min[m]!,
     );
   }
   if (squeeze > 0) {
@@ -235,7 +241,7 @@ function repulsion(x: Float64Array, grad: Float64Array, a: number, b: number, co
   return REPULSION_K * gap * gap;
 }
 
-/** Signed volume on (x, y, z): flat-bottom towards |V| ≥ MIN_VOLUME with the wanted sign, or harmonic to 0. */
+/** Signed volume on (x, y, z): flat-bottom towards |V| ≥ min with the wanted sign, or harmonic to 0. */
 function volume(
   x: Float64Array,
   grad: Float64Array,
@@ -244,6 +250,7 @@ function volume(
   b: number,
   d: number,
   sign: number,
+  min: number,
 ): number {
   const o = 4 * c, pa = 4 * a, pb = 4 * b, pd = 4 * d;
   const ax = x[pa]! - x[o]!, ay = x[pa + 1]! - x[o + 1]!, az = x[pa + 2]! - x[o + 2]!;
@@ -257,7 +264,7 @@ function volume(
     e = PLANAR_K * v * v;
     dEdV = 2 * PLANAR_K * v;
   } else {
-    const short = MIN_VOLUME - sign * v;
+    const short = min - sign * v;
     if (short <= 0) return 0;
     e = CHIRAL_K * short * short;
     dEdV = -2 * CHIRAL_K * short * sign;

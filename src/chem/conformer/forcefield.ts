@@ -237,3 +237,17 @@ function pairTerms(g: MolGraph, types: readonly DreidingType[]): PairTerms {
   }
   return { atoms: Int32Array.from(list), r0: Float64Array.from(r0), d0: Float64Array.from(d0) };
 }
+
+/**
+ * The natural length R0 of the bond between two atoms, Å (NaN when they are not bonded).
+ *
+ * @example
+ * ```ts
+ * const r0 = naturalLengths(graph, ff); r0(0, 1); // 1.508 for ethane's C–C
+ * ```
+ */
+export function naturalLengths(g: MolGraph, ff: ForceField): (a: number, b: number) => number {
+  const lengths = new Map<string, number>();
+  g.bonds.forEach((bond, m) => lengths.set(pairKey(bond.a, bond.b), ff.bonds.r0[m]!));
+  return (a, b) => lengths.get(pairKey(a, b)) ?? Number.NaN;
+}

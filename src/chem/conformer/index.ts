@@ -12,7 +12,7 @@
  */
 import { ChemError } from "../../errors.ts";
 import { type EnergyBreakdown, energyBreakdown } from "./energy.ts";
-import { buildForceField, type ForceField } from "./forcefield.ts";
+import { buildForceField, type ForceField, naturalLengths } from "./forcefield.ts";
 import type { MolGraph } from "./graph.ts";
 import { prepareMolecule } from "./molecule.ts";
 import type { MinimizeResult } from "./optimizer.ts";
@@ -109,7 +109,7 @@ export function generate3d(smiles: string, options: Generate3dOptions = {}): Con
   const maxHeavy = Math.min(options.maxHeavyAtoms ?? MAX_3D_HEAVY_ATOMS, MAX_3D_HEAVY_ATOMS);
   const { graph, layout } = prepareMolecule(smiles, maxHeavy);
   const ff = buildForceField(graph, assignTypes(graph));
-  const targets = stereoTargets(graph);
+  const targets = stereoTargets(graph, naturalLengths(graph, ff));
   const outcome = runAttempts({ graph, ff, layout, targets }, {
     maxIterations: Math.min(options.maxIterations ?? DEFAULT_MAX_ITERATIONS, MAX_ITERATIONS_LIMIT),
     tolerance: options.rmsGradientTolerance ?? RMS_GRADIENT_TOLERANCE,
