@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { rdkit } from "../../src/chem/rdkit.ts";
 import { ChemError } from "../../src/errors.ts";
-import { generate3d, MAX_3D_HEAVY_ATOMS } from "../../src/chem/conformer/index.ts";
+import { DEFAULT_TIME_LIMIT_MS, generate3d, MAX_3D_HEAVY_ATOMS } from "../../src/chem/conformer/index.ts";
 import { prepareMolecule } from "../../src/chem/conformer/molecule.ts";
 import { assignTypes } from "../../src/chem/conformer/typing.ts";
 import { buildForceField, type ForceField } from "../../src/chem/conformer/forcefield.ts";
@@ -376,10 +376,26 @@ test("bounds and failures are typed errors", () => {
   let t = 0;
   assert.throws(
     () => generate3d("CCCCCCCC", { timeLimitMs: 5000, now: () => (t += 1000) }),
-    isCode("COMPUTATION_TIMEOUT"),
+    (e: unknown) =>
+      e instanceof ChemError && e.code === "COMPUTATION_TIMEOUT" && e.details?.limit_ms === 5000,
+  );
+  // The clock is read right after the 2D layout: a layout that outlasts the limit is answered there.
+  let reads = 0;
+  assert.throws(
+    () => generate3d("CCO", { timeLimitMs: 1000, now: () => (reads++ === 0 ? 0 : 2000) }),
+    (e: unknown) => e instanceof ChemError && e.code === "COMPUTATION_TIMEOUT" && reads === 2,
   );
   // (1R,4S)-"camphor": both bridgeheads of a bicyclo[2.2.1]heptane cannot point their bridge opposite ways.
   assert.throws(() => generate3d("CC1([C@@H]2CC[C@@]1(C(=O)C2)C)C"), isCode("EMBEDDING_FAILED"));
+});
+
+test("a 38-membered ring (34 s in CoordGen's layout) is answered well within the time limit", () => {
+  const started = Date.now();
+  const c = generate3d(`C1${"C".repeat(36)}C1`);
+  assert.equal(c.heavyAtomCount, 38);
+  assert.ok(c.converged);
+  // Generous: the feature is the time limit (20 s); the structure takes well under a second on one core.
+  assert.ok(Date.now() - started < DEFAULT_TIME_LIMIT_MS / 4, `${Date.now() - started} ms`);
 });
 
 test("an iteration cap stops the minimisation early and says it did not converge", () => {

@@ -107,15 +107,20 @@ export function generate3d(smiles: string, options: Generate3dOptions = {}): Con
   const timeLimit = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
   const deadline = now() + timeLimit;
   const maxHeavy = Math.min(options.maxHeavyAtoms ?? MAX_3D_HEAVY_ATOMS, MAX_3D_HEAVY_ATOMS);
+  // Checked between the steps that cannot be interrupted (the 2D layout, building the terms) and every
+  // minimisation step, so the call answers COMPUTATION_TIMEOUT itself rather than being cut off.
+  const checkClock = () => {
+    if (now() > deadline) throw timeout(timeLimit);
+  };
   const { graph, layout } = prepareMolecule(smiles, maxHeavy);
+  checkClock();
   const ff = buildForceField(graph, assignTypes(graph));
   const targets = stereoTargets(graph, naturalLengths(graph, ff));
+  checkClock();
   const outcome = runAttempts({ graph, ff, layout, targets }, {
     maxIterations: Math.min(options.maxIterations ?? DEFAULT_MAX_ITERATIONS, MAX_ITERATIONS_LIMIT),
     tolerance: options.rmsGradientTolerance ?? RMS_GRADIENT_TOLERANCE,
-    onIteration: () => {
-      if (now() > deadline) throw timeout(timeLimit);
-    },
+    onIteration: checkClock,
   });
   if (!outcome.best) {
     throw new ChemError(
@@ -132,7 +137,7 @@ function timeout(limitMs: number): ChemError {
   return new ChemError(
     "COMPUTATION_TIMEOUT",
     `3D generation exceeded its ${limitMs} ms time limit; try a smaller molecule or a lower max_iterations.`,
-    { time_limit_ms: limitMs },
+    { limit_ms: limitMs },
   );
 }
 
