@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import {
   BOND_LENGTH_ROWS,
+  conformerSdf,
   DEFAULT_MAX_ITERATIONS,
   DEFAULT_TIME_LIMIT_MS,
   DREIDING_REFERENCE,
@@ -41,7 +42,8 @@ export const generate3dTool = defineTool({
   name: "generate_3d",
   title: "3D structure (DREIDING)",
   description:
-    "One 3D structure as XYZ text (Å, all hydrogens; heavy atoms in SMILES order, then H) and its DREIDING " +
+    "One 3D structure as XYZ text, or an SDF record with format 'sdf' (Å, all hydrogens; heavy atoms in SMILES " +
+    "order, then H), and its DREIDING " +
     "steric energy (kcal/mol; compare only between structures of one molecule). Heuristic placement, then " +
     "L-BFGS minimisation with DREIDING (Mayo et al. 1990), bond-specific equilibrium lengths from " +
     "MMFF94/crystallographic means; specified stereo is verified. One local minimum, not a conformer search. " +
@@ -60,16 +62,32 @@ export const generate3dTool = defineTool({
       ),
       DEFAULT_MAX_ITERATIONS,
     ),
+    format: v.optional(
+      v.pipe(
+        v.picklist(["xyz", "sdf"]),
+        v.description(
+          "Coordinates as XYZ text (field xyz) or as an SDF record with bonds and charges (field sdf).",
+        ),
+      ),
+      "xyz",
+    ),
   }),
   output: v.object({
     smiles: givenSmiles,
-    xyz: v.pipe(
+    xyz: v.optional(v.pipe(
       v.string(),
       v.description(
-        "XYZ text: atom count, a comment with the SMILES and the energy in kcal/mol, then one line per atom: " +
-          "element and x y z in Å (4 decimals).",
+        "XYZ text (format 'xyz'): atom count, a comment with the SMILES and the energy in kcal/mol, then one " +
+          "line per atom: element and x y z in Å (4 decimals).",
       ),
-    ),
+    )),
+    sdf: v.optional(v.pipe(
+      v.string(),
+      v.description(
+        "SDF record (format 'sdf'): molfile (V2000, V3000 above 999 atoms) with the XYZ's atoms, order and " +
+          "coordinates, Kekulé bonds, charges, 3D flag; data item energy_kcal_mol; ends with $$$$.",
+      ),
+    )),
     atom_count: count("Atoms including hydrogens (lines of XYZ coordinates)."),
     heavy_atom_count: count("Non-hydrogen atoms."),
     atom_types: v.pipe(
@@ -103,12 +121,12 @@ export const generate3dTool = defineTool({
   }),
   // The engine stops itself at its time limit; the worker deadline is the backstop.
   isolation: { deadlineMs: () => DEFAULT_TIME_LIMIT_MS + ISOLATION_GRACE_S * 1000 },
-  run: ({ smiles, max_iterations }) => {
+  run: ({ smiles, max_iterations, format }) => {
     const c = generate3d(smiles, { maxIterations: max_iterations });
     const e = c.energyTerms;
     return {
       smiles,
-      xyz: c.xyz,
+      ...(format === "sdf" ? { sdf: conformerSdf(c) } : { xyz: c.xyz }),
       atom_count: c.atomCount,
       heavy_atom_count: c.heavyAtomCount,
       atom_types: [...c.atomTypes],

@@ -20,12 +20,25 @@ import type { DreidingType } from "./parameters.ts";
 import { MAX_ATTEMPTS, runAttempts } from "./pipeline.ts";
 import { type StereoTargets, stereoTargets } from "./stereo.ts";
 import { assignTypes } from "./typing.ts";
-import { toXyz } from "./xyz.ts";
+import { toSdf, toXyz } from "./xyz.ts";
 
 export { DREIDING_REFERENCE } from "./parameters.ts";
 export { BOND_LENGTH_ROWS, MMFF94_REFERENCE } from "./bond_lengths.ts";
 export type { DreidingType } from "./parameters.ts";
 export type { EnergyBreakdown } from "./energy.ts";
+
+/**
+ * The structure as one SDF record (molfile with bonds, charges and the XYZ's coordinates and atom order; title
+ * line the SMILES, an `energy_kcal_mol` data item).
+ *
+ * @example
+ * ```ts
+ * conformerSdf(generate3d("CCO")).endsWith("$$$$\n"); // true
+ * ```
+ */
+export function conformerSdf(c: Conformer3D): string {
+  return toSdf(c.graph, c.coordinates, c.smiles, `E=${c.energy.toFixed(4)} kcal/mol (DREIDING)`, c.energy);
+}
 
 /** Largest molecule accepted, heavy (non-hydrogen) atoms. */
 export const MAX_3D_HEAVY_ATOMS = 200;
@@ -59,6 +72,8 @@ export interface Conformer3D {
   readonly smiles: string;
   /** XYZ text: atom count, comment (SMILES and energy), then element and x y z in Å. */
   readonly xyz: string;
+  /** The molecular graph the coordinates belong to (atoms in XYZ order), for other output formats. */
+  readonly graph: MolGraph;
   /** Element symbol per atom, hydrogens included, in RDKit atom order (heavy atoms first). */
   readonly elements: readonly string[];
   /** DREIDING atom type per atom. */
@@ -156,6 +171,7 @@ function assemble(
   return {
     smiles,
     xyz: toXyz(elements, final.x, comment),
+    graph,
     elements,
     atomTypes: ff.types,
     coordinates: final.x,
