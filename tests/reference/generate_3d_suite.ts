@@ -16,7 +16,10 @@ import { prepareMolecule } from "../../src/chem/conformer/molecule.ts";
 import type { GraphBond, MolGraph } from "../../src/chem/conformer/graph.ts";
 import { excludedPairs } from "../../src/chem/conformer/forcefield.ts";
 import { pairKey } from "../../src/chem/conformer/graph.ts";
-import { distance } from "../../src/chem/conformer/quality.ts";
+import { angleDegrees, distance } from "../../src/chem/conformer/quality.ts";
+import { angleRing } from "../../src/chem/conformer/angles.ts";
+import { assignTypes } from "../../src/chem/conformer/typing.ts";
+import type { DreidingType } from "../../src/chem/conformer/parameters.ts";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { type Comparison, type ComparisonSuite, readFixture } from "./comparison.ts";
 
@@ -29,6 +32,8 @@ export interface GeometryReference {
   readonly atoms: number;
   /** [begin atom, end atom, MMFF94 length in Å]. */
   readonly bonds: readonly (readonly [number, number, number])[];
+  /** [end atom, centre, end atom, MMFF94 angle in degrees, MMFF94 reference angle θ0 in degrees]. */
+  readonly angles: readonly (readonly [number, number, number, number, number])[];
 }
 
 /** geometry.json. */
@@ -52,6 +57,13 @@ export const KNOWN_CLASS_DIFFERENCES: Readonly<Record<string, string>> = {
   "C-Si": "MMFF94 stretches Si–C 0.04–0.23 Å beyond its own r0 (1.830 Å, which generate_3d uses) in both " +
     "silicon compounds",
 };
+/** Bounds the issue sets for angles: mean |Δ| over all angles, degrees. */
+export const ANGLE_MEAN_ABS_BOUND = 1.0;
+/** Largest allowed |mean signed Δ| of one angle class, degrees. */
+export const ANGLE_CLASS_BIAS_BOUND = 3;
+/** Largest allowed |Δ| of any single angle, degrees. */
+export const ANGLE_MAX_BOUND = 10;
+
 /** Closest heavy-atom contact allowed (atoms not bonded and not sharing a neighbour), Å. */
 export const MIN_HEAVY_CONTACT = 2.0;
 
@@ -83,6 +95,12 @@ export interface GeometryComparison {
   readonly overall: BondStats;
   /** Per bond class, sorted by bond count (largest first). */
   readonly classes: ReadonlyMap<string, BondStats>;
+  /** Angles overall (Δ in degrees; `bonds` counts angles, `worst.a`/`b` are the ends). */
+  readonly angles: BondStats;
+  /** Per angle class ({@link angleClass}), sorted by count. */
+  readonly angleClasses: ReadonlyMap<string, BondStats>;
+  /** Angles off by more than {@link ANGLE_MAX_BOUND}. */
+  readonly anglesOff: number;
 }
 
 /** Element order inside a class label. */
@@ -107,6 +125,25 @@ export function bondClass(g: MolGraph, bond: GraphBond): string {
   );
   const symbol = bond.aromatic ? ":" : ORDER_SYMBOL[bond.kekule] ?? "?";
   return `${x}${symbol}${y}`;
+}
+
+/**
+ * The class label of angle i–j–k: the end elements around the centre's DREIDING type, and the ring when the angle
+ * lies in a three- or four-membered one, e.g. `C-C_3-H`, `C-C_3-C (3-ring)`.
+ *
+ * @example
+ * ```ts
+ * angleClass(graph, types, 0, 1, 2); // "C-C_3-O" for ethanol's C–C–O
+ * ```
+ */
+export function angleClass(g: MolGraph, types: readonly DreidingType[], i: number, j: number, k: number): string {
+  const rank = (s: string) => {
+    const r = ELEMENT_ORDER.indexOf(s);
+    return r < 0 ? ELEMENT_ORDER.length : r;
+  };
+  const [x, y] = [g.atoms[i]!.symbol, g.atoms[k]!.symbol].sort((p, q) => rank(p) - rank(q) || p.localeCompare(q));
+  const ring = angleRing(g, i, j, k);
+  return `${x}-${types[j]}-${y}${ring === 3 || ring === 4 ? ` (${ring}-ring)` : ""}`;
 }
 
 /** The fixture tests/data/reference/geometry.json. */
@@ -169,6 +206,9 @@ export function compareGeometry(molecules: readonly GeometryReference[]): Geomet
   const contacts: { id: string; distance: number }[] = [];
   const overall = new Accumulator();
   const classes = new Map<string, Accumulator>();
+  const angles = new Accumulator();
+  const angleClasses = new Map<string, Accumulator>();
+  let anglesOff = 0;
   for (const ref of molecules) {
     let x: Float64Array;
     let graph: MolGraph;
@@ -196,8 +236,18 @@ export function compareGeometry(molecules: readonly GeometryReference[]): Geomet
       if (!acc) classes.set(label, acc = new Accumulator());
       acc.add(ref.id, a, b, ours, rdkit);
     });
+    const types = assignTypes(graph);
+    for (const [i, j, k, rdkit] of ref.angles) {
+      const ours = angleDegrees(x, i, j, k);
+      if (Math.abs(ours - rdkit) > ANGLE_MAX_BOUND) anglesOff++;
+      angles.add(ref.id, i, k, ours, rdkit);
+      const label = angleClass(graph, types, i, j, k);
+      let acc = angleClasses.get(label);
+      if (!acc) angleClasses.set(label, acc = new Accumulator());
+      acc.add(ref.id, i, k, ours, rdkit);
+    }
   }
-  const sorted = [...classes.entries()].sort((p, q) => q[1].bonds - p[1].bonds || p[0].localeCompare(q[0]));
+  const sorted = sortedStats(classes);
   return {
     compared: molecules.length,
     failed,
@@ -205,8 +255,16 @@ export function compareGeometry(molecules: readonly GeometryReference[]): Geomet
     notConverged,
     contacts,
     overall: overall.stats(),
-    classes: new Map(sorted.map(([label, acc]) => [label, acc.stats()])),
+    classes: sorted,
+    angles: angles.stats(),
+    angleClasses: sortedStats(angleClasses),
+    anglesOff,
   };
+}
+
+function sortedStats(classes: Map<string, Accumulator>): Map<string, BondStats> {
+  const sorted = [...classes.entries()].sort((p, q) => q[1].bonds - p[1].bonds || p[0].localeCompare(q[0]));
+  return new Map(sorted.map(([label, acc]) => [label, acc.stats()]));
 }
 
 /** True when our graph has the fixture's atoms and bonds in the same order (so atom indices mean the same). */

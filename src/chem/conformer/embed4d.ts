@@ -3,8 +3,8 @@
  * dimensions (Crippen & Havel, "Distance Geometry and Molecular Conformation", 1988; the fourth coordinate lets
  * rings and chains pass through one another and stereocentres invert without climbing a barrier).
  *
- * Objective (x, y, z, w per atom): harmonic springs to the DREIDING bond lengths and to 1-3 distances from the
- * DREIDING angles, a soft repulsion between all other pairs, signed-volume restraints on the stereocentres and
+ * Objective (x, y, z, w per atom): harmonic springs to the force field's bond lengths and to 1-3 distances from
+ * its angles, a soft repulsion between all other pairs, signed-volume restraints on the stereocentres and
  * zero-volume (planarity) restraints on trigonal centres, computed on (x, y, z); then a second pass adds a penalty
  * on w that squeezes the structure back into three dimensions. Not part of DREIDING: it only prepares a tangle-free
  * start with the right stereochemistry.
@@ -13,7 +13,7 @@
  */
 import type { ForceField } from "./forcefield.ts";
 import { type MolGraph, pairKey } from "./graph.ts";
-import { type DreidingType, hybridOf, VALENCE } from "./parameters.ts";
+import { hybridOf } from "./parameters.ts";
 import { minimize } from "./optimizer.ts";
 import type { StereoTargets } from "./stereo.ts";
 
@@ -70,20 +70,17 @@ export function embed4dModel(g: MolGraph, ff: ForceField, targets: StereoTargets
     k.push(BOND_K);
     natural.set(pairKey(bond.a, bond.b), ff.bonds.r0[m]!);
   });
-  g.neighbors.forEach((nbrs, j) => {
-    const theta = centreAngle(types[j]!, nbrs.length);
-    for (let a = 0; a < nbrs.length; a++) {
-      for (let b = a + 1; b < nbrs.length; b++) {
-        const i = nbrs[a]!;
-        const l = nbrs[b]!;
-        const ra = natural.get(pairKey(i, j))!;
-        const rb = natural.get(pairKey(l, j))!;
-        atoms.push(i, l);
-        target.push(Math.sqrt(ra * ra + rb * rb - 2 * ra * rb * Math.cos(theta)));
-        k.push(ANGLE_K);
-      }
-    }
-  });
+  // 1-3 springs at the force field's own angles, so small rings start with their real shape.
+  const angles = ff.angles;
+  for (let m = 0; m < angles.c.length; m++) {
+    const i = angles.atoms[3 * m]!, j = angles.atoms[3 * m + 1]!, l = angles.atoms[3 * m + 2]!;
+    const ra = natural.get(pairKey(i, j))!;
+    const rb = natural.get(pairKey(l, j))!;
+    const cos = angles.linear[m] ? -1 : angles.cos0[m]!;
+    atoms.push(i, l);
+    target.push(Math.sqrt(ra * ra + rb * rb - 2 * ra * rb * cos));
+    k.push(ANGLE_K);
+  }
   const vol: number[] = [];
   const sign: number[] = [];
   const min: number[] = [];
@@ -108,12 +105,6 @@ export function embed4dModel(g: MolGraph, ff: ForceField, targets: StereoTargets
     pairs: ff.pairs.atoms,
     contact,
   };
-}
-
-/** Angle used for 1-3 springs: tetrahedral for four-coordinate centres so the targets are consistent. */
-function centreAngle(type: DreidingType, degree: number): number {
-  const theta = degree >= 4 ? 109.471 : VALENCE[type].theta;
-  return (theta * Math.PI) / 180;
 }
 
 /**
