@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import {
+  ANGLE_FORCE_CONSTANT,
   BOND_LENGTH_ROWS,
   conformerSdf,
   DEFAULT_MAX_ITERATIONS,
@@ -18,7 +19,7 @@ import { defineTool } from "./tool.ts";
 /** Fixed text naming the method, returned with every result. */
 export const GENERATE_3D_METHOD: string =
   "Rule-based 3D placement (RDKit 2D layout lifted to 3D, hydrogens by ideal geometry, stereochemistry set by " +
-  "signed-volume and cis/trans restraints, relaxed through a fourth dimension), then unrestrained L-BFGS " +
+  "chiral-volume and cis/trans restraints, relaxed through a fourth dimension), then unrestrained L-BFGS " +
   `minimisation with the DREIDING force field (${DREIDING_REFERENCE}): harmonic bonds, cosine-harmonic ` +
   "angles, torsions, planar inversions and Lennard-Jones 12-6 van der Waals; no electrostatics, no explicit " +
   "hydrogen-bond term. Two departures from plain DREIDING: (1) where DREIDING's bond-radius rule is 0.02 Å or " +
@@ -26,7 +27,10 @@ export const GENERATE_3D_METHOD: string =
   `${BOND_LENGTH_ROWS.length} bond classes: C–H on sp2 and sp carbon, single bonds between or next to π atoms, ` +
   "amide, aniline, nitro and hydrazine N, sulfonyl, sulfinyl and phosphoryl groups, Si, aryl halides; table in " +
   "docs/data/dreiding.md); (2) 1-4 van der Waals well depths are halved, as in AMBER (Cornell et al., J. Am. " +
-  "Chem. Soc. 1995, 117, 5179), since full-strength 1-4 terms stretch crowded single bonds. One local minimum, " +
+  "Chem. Soc. 1995, 117, 5179), since full-strength 1-4 terms stretch crowded single bonds; (3) equilibrium " +
+  "angles per angle class (ends, centre and its other neighbours, ring size) fitted to RDKit's ETKDG + MMFF94 " +
+  `structures (${MMFF94_REFERENCE}), angle constant ${ANGLE_FORCE_CONSTANT} kcal/mol/rad²; (4) trivalent ` +
+  "N_R centres whose angles sum below 350° (anilines, sulfonamides) are not held planar. One local minimum, " +
   "not a conformer search.";
 
 const terms = v.object({

@@ -1,8 +1,8 @@
 /**
  * generate_3d against RDKit's ETKDG + MMFF94 geometry of the same molecule (fixture tests/data/reference/
  * geometry.json, written by scripts/reference/geometry.py): bond lengths overall and per bond class (element pair
- * and bond order, aromatic bonds apart), plus what every structure must keep (convergence, no heavy-atom contact
- * under 2.0 Å).
+ * and bond order, aromatic bonds apart), angles overall and per angle class ({@link angleClass}), plus what every
+ * structure must keep (convergence, no heavy-atom contact under 2.0 Å).
  *
  * A bond class is written with SMILES bond symbols, `-` single, `=` double, `#` triple, `:` aromatic, `~` zero
  * order (dative), e.g. `C-H`, `C:N`, `S=O`; elements in a fixed order (C, then N, P, S and the other p-block
@@ -101,6 +101,8 @@ export interface GeometryComparison {
   readonly angleClasses: ReadonlyMap<string, BondStats>;
   /** Angles off by more than {@link ANGLE_MAX_BOUND}. */
   readonly anglesOff: number;
+  /** Molecules with at least one such angle. */
+  readonly moleculesWithAngleOff: number;
 }
 
 /** Element order inside a class label. */
@@ -136,12 +138,20 @@ export function bondClass(g: MolGraph, bond: GraphBond): string {
  * angleClass(graph, types, 0, 1, 2); // "C-C_3-O" for ethanol's C–C–O
  * ```
  */
-export function angleClass(g: MolGraph, types: readonly DreidingType[], i: number, j: number, k: number): string {
+export function angleClass(
+  g: MolGraph,
+  types: readonly DreidingType[],
+  i: number,
+  j: number,
+  k: number,
+): string {
   const rank = (s: string) => {
     const r = ELEMENT_ORDER.indexOf(s);
     return r < 0 ? ELEMENT_ORDER.length : r;
   };
-  const [x, y] = [g.atoms[i]!.symbol, g.atoms[k]!.symbol].sort((p, q) => rank(p) - rank(q) || p.localeCompare(q));
+  const [x, y] = [g.atoms[i]!.symbol, g.atoms[k]!.symbol].sort((p, q) =>
+    rank(p) - rank(q) || p.localeCompare(q)
+  );
   const ring = angleRing(g, i, j, k);
   return `${x}-${types[j]}-${y}${ring === 3 || ring === 4 ? ` (${ring}-ring)` : ""}`;
 }
@@ -209,6 +219,7 @@ export function compareGeometry(molecules: readonly GeometryReference[]): Geomet
   const angles = new Accumulator();
   const angleClasses = new Map<string, Accumulator>();
   let anglesOff = 0;
+  const offMolecules = new Set<string>();
   for (const ref of molecules) {
     let x: Float64Array;
     let graph: MolGraph;
@@ -239,7 +250,10 @@ export function compareGeometry(molecules: readonly GeometryReference[]): Geomet
     const types = assignTypes(graph);
     for (const [i, j, k, rdkit] of ref.angles) {
       const ours = angleDegrees(x, i, j, k);
-      if (Math.abs(ours - rdkit) > ANGLE_MAX_BOUND) anglesOff++;
+      if (Math.abs(ours - rdkit) > ANGLE_MAX_BOUND) {
+        anglesOff++;
+        offMolecules.add(ref.id);
+      }
       angles.add(ref.id, i, k, ours, rdkit);
       const label = angleClass(graph, types, i, j, k);
       let acc = angleClasses.get(label);
@@ -259,6 +273,7 @@ export function compareGeometry(molecules: readonly GeometryReference[]): Geomet
     angles: angles.stats(),
     angleClasses: sortedStats(angleClasses),
     anglesOff,
+    moleculesWithAngleOff: offMolecules.size,
   };
 }
 
@@ -337,6 +352,7 @@ export function geometryRows(r: GeometryComparison): Comparison[] {
     },
     statsRow("all bonds", r.overall, `mean |Δ| ≤ ${MEAN_ABS_BOUND} Å`, MEAN_ABS_BOUND, (s) => s.meanAbs),
   ];
+  rows.push(...angleRows(r));
   for (const [label, s] of r.classes) {
     const row = statsRow(
       label,
@@ -348,6 +364,75 @@ export function geometryRows(r: GeometryComparison): Comparison[] {
     const known = KNOWN_CLASS_DIFFERENCES[label];
     rows.push(known ? { ...row, known_difference: known } : row);
   }
+  return rows;
+}
+
+/** Angle classes with at least this many angles get a row of their own; the rest share one. */
+export const ANGLE_ROW_MIN = 20;
+
+const signed2 = (v: number) => (v >= 0 ? "+" : "") + v.toFixed(2);
+
+/**
+ * The angle rows: all angles (mean |Δ|), single angles off by more than {@link ANGLE_MAX_BOUND} (molecules with
+ * none agree), one row per class with at least {@link ANGLE_ROW_MIN} angles and one for the smaller classes
+ * (counted in classes, not molecules).
+ */
+function angleRows(r: GeometryComparison): Comparison[] {
+  const tool = "generate_3d";
+  const a = r.angles;
+  const worstAngle = (s: BondStats) => {
+    const w = s.worst;
+    return w ? `${w.id} angle ${w.a}-x-${w.b}: ${w.ours.toFixed(1)}° vs ${w.rdkit.toFixed(1)}°` : "–";
+  };
+  const rows: Comparison[] = [
+    {
+      tool,
+      field: `angle all angles: ${a.bonds} angles, mean Δ ${signed2(a.meanSigned)}°, mean |Δ| ${
+        a.meanAbs.toFixed(2)
+      }°`,
+      molecules: a.molecules,
+      agreed: a.meanAbs <= ANGLE_MEAN_ABS_BOUND ? a.molecules : 0,
+      tolerance: `mean |Δ| ≤ ${ANGLE_MEAN_ABS_BOUND}°`,
+      worst: worstAngle(a),
+    },
+    {
+      tool,
+      field: `angle off by more than ${ANGLE_MAX_BOUND}°: ${r.anglesOff} of ${a.bonds} angles`,
+      molecules: a.molecules,
+      agreed: a.molecules - r.moleculesWithAngleOff,
+      tolerance: `every |Δ| ≤ ${ANGLE_MAX_BOUND}°`,
+      worst: worstAngle(a),
+    },
+  ];
+  const small: BondStats[] = [];
+  for (const [label, s] of r.angleClasses) {
+    if (s.bonds < ANGLE_ROW_MIN) {
+      small.push(s);
+      continue;
+    }
+    rows.push({
+      tool,
+      field: `angle ${label}: ${s.bonds} angles, mean Δ ${signed2(s.meanSigned)}°, mean |Δ| ${
+        s.meanAbs.toFixed(2)
+      }°`,
+      molecules: s.molecules,
+      agreed: Math.abs(s.meanSigned) <= ANGLE_CLASS_BIAS_BOUND ? s.molecules : 0,
+      tolerance: `|mean Δ| ≤ ${ANGLE_CLASS_BIAS_BOUND}°`,
+      worst: worstAngle(s),
+    });
+  }
+  const biased = small.filter((s) => Math.abs(s.meanSigned) > ANGLE_CLASS_BIAS_BOUND);
+  const worstSmall = biased.sort((p, q) => Math.abs(q.meanSigned) - Math.abs(p.meanSigned))[0];
+  rows.push({
+    tool,
+    field: `angle classes with fewer than ${ANGLE_ROW_MIN} angles (${
+      small.reduce((n, s) => n + s.bonds, 0)
+    } angles), counted in classes`,
+    molecules: small.length,
+    agreed: small.length - biased.length,
+    tolerance: `|mean Δ| ≤ ${ANGLE_CLASS_BIAS_BOUND}° per class`,
+    worst: worstSmall ? `mean Δ ${signed2(worstSmall.meanSigned)}°: ${worstAngle(worstSmall)}` : "–",
+  });
   return rows;
 }
 

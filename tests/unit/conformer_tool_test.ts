@@ -105,7 +105,7 @@ test("format 'sdf': one SDF record with the XYZ's atoms and coordinates, bonds, 
   const lines = sdf.split("\n");
   assert.equal(lines[0], smiles);
   assert.equal(lines[1]!.slice(20, 22), "3D");
-  assert.match(lines[3]!, /^ 22 20  0  0  1  0  0  0  0  0999 V2000$/);
+  assert.equal(lines[3], " 22 20  0  0  1  0  0  0  0  0999 V2000");
   const xyzRows = xyz.xyz!.trimEnd().split("\n").slice(2).map((l) => l.trim().split(/\s+/));
   const atomRows = lines.slice(4, 4 + 22).map((l) => l.trim().split(/\s+/));
   // Same element, same coordinates to the last written digit, same order.

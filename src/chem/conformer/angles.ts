@@ -72,7 +72,8 @@ export function angleKeys(
   const centre = environment(g, types, j);
   const [a, b] = [environment(g, types, i), environment(g, types, k)].sort();
   const [ea, eb] = [g.atoms[i]!.symbol, g.atoms[k]!.symbol].sort();
-  const others = g.neighbors[j]!.filter((n) => n !== i && n !== k).map((n) => environment(g, types, n)).sort();
+  const others = g.neighbors[j]!.filter((n) => n !== i && n !== k).map((n) => environment(g, types, n))
+    .sort();
   const ends = `${a} ${centre} ${b} r${ring}`;
   return [`${ends} [${others.join(" ")}]`, ends, `${ea} ${centre} ${eb} r${ring}`, `${centre} r${ring}`];
 }

@@ -22,7 +22,7 @@ import { type StereoTargets, stereoTargets } from "./stereo.ts";
 import { assignTypes } from "./typing.ts";
 import { toSdf, toXyz } from "./xyz.ts";
 
-export { DREIDING_REFERENCE } from "./parameters.ts";
+export { ANGLE_FORCE_CONSTANT, DREIDING_REFERENCE } from "./parameters.ts";
 export { BOND_LENGTH_ROWS, MMFF94_REFERENCE } from "./bond_lengths.ts";
 export type { DreidingType } from "./parameters.ts";
 export type { EnergyBreakdown } from "./energy.ts";
