@@ -27,7 +27,8 @@ const jobs: [string, string][] = [
 ];
 const records = jobs.map(([id, smiles]) => {
   try {
-    return conformerSdf(generate3d(smiles)).replace("$$$$\n", `> <id>\n${id}\n\n$$$$\n`);
+    // The id item goes before the record's terminator (sliced off: "$$" in a replace() pattern means "$").
+    return `${conformerSdf(generate3d(smiles)).slice(0, -"$$$$\n".length)}> <id>\n${id}\n\n$$$$\n`;
   } catch (error) {
     if (!(error instanceof ChemError)) throw error;
     return `${smiles}\n\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END\n> <id>\n${id}\n\n> <error>\n${error.code}\n\n$$$$\n`;
