@@ -13,7 +13,7 @@
  * centre's other neighbours too. A class's θ0 is fitted to MMFF94's structures: the mean angle of the class in
  * RDKit's ETKDG + MMFF94 structures of the oracle's training molecules (tests/data/reference/geometry.json,
  * outside the subset the tests compare), then corrected for what the rest of this force field does to the angle
- * (table in ../data/mmff_angles.ts, written by scripts/mmff_angles.ts, which says how). Lookup goes from the most
+ * (table in ../data/mmff_geometry.ts, written by scripts/mmff_geometry.ts, which says how). Lookup goes from the most
  * specific key to the centre alone (same ring size), then to DREIDING's θ0 (60° and 90° inside three- and
  * four-membered rings).
  *
@@ -22,7 +22,7 @@
 import { environment } from "./bond_lengths.ts";
 import type { MolGraph } from "./graph.ts";
 import { type DreidingType, VALENCE } from "./parameters.ts";
-import { MMFF_ANGLES } from "../data/mmff_angles.ts";
+import { MMFF_ANGLES } from "../data/mmff_geometry.ts";
 
 /** Citation of MMFF94's angle parameters. */
 export const MMFF94_ANGLE_REFERENCE = "Halgren, J. Comput. Chem. 1996, 17, 490-519 (MMFFANG.PAR)";
