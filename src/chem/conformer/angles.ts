@@ -39,16 +39,38 @@ const LARGEST_RING = 6;
  * ```
  */
 export function angleRing(g: MolGraph, i: number, j: number, k: number): number {
-  let best = 0;
+  return ringAngles(g).get(i < k ? `${i},${j},${k}` : `${k},${j},${i}`) ?? 0;
+}
+
+const RING_ANGLES = new WeakMap<MolGraph, Map<string, number>>();
+
+/** Smallest ring size (3–6) of every angle that lies in one, keyed "end,centre,end" with the smaller end first. */
+function ringAngles(g: MolGraph): Map<string, number> {
+  const cached = RING_ANGLES.get(g);
+  if (cached) return cached;
+  const map = new Map<string, number>();
   for (const ring of g.rings) {
-    if (ring.length > LARGEST_RING || (best && ring.length >= best)) continue;
-    const p = ring.indexOf(j);
-    if (p < 0) continue;
-    const before = ring[(p + ring.length - 1) % ring.length];
-    const after = ring[(p + 1) % ring.length];
-    if ((before === i && after === k) || (before === k && after === i)) best = ring.length;
+    if (ring.length > LARGEST_RING) continue;
+    ring.forEach((j, p) => {
+      const a = ring[(p + ring.length - 1) % ring.length]!;
+      const b = ring[(p + 1) % ring.length]!;
+      const key = a < b ? `${a},${j},${b}` : `${b},${j},${a}`;
+      map.set(key, Math.min(map.get(key) ?? Infinity, ring.length));
+    });
   }
-  return best;
+  RING_ANGLES.set(g, map);
+  return map;
+}
+
+const ENVIRONMENTS = new WeakMap<MolGraph, string[]>();
+
+/** The environment label of every atom (./bond_lengths.ts), computed once per graph. */
+function environments(g: MolGraph, types: readonly DreidingType[]): string[] {
+  const cached = ENVIRONMENTS.get(g);
+  if (cached) return cached;
+  const list = g.atoms.map((_, i) => environment(g, types, i));
+  ENVIRONMENTS.set(g, list);
+  return list;
 }
 
 /**
@@ -69,11 +91,11 @@ export function angleKeys(
   k: number,
 ): [string, string, string, string] {
   const ring = angleRing(g, i, j, k);
-  const centre = environment(g, types, j);
-  const [a, b] = [environment(g, types, i), environment(g, types, k)].sort();
+  const env = environments(g, types);
+  const centre = env[j]!;
+  const [a, b] = [env[i]!, env[k]!].sort();
   const [ea, eb] = [g.atoms[i]!.symbol, g.atoms[k]!.symbol].sort();
-  const others = g.neighbors[j]!.filter((n) => n !== i && n !== k).map((n) => environment(g, types, n))
-    .sort();
+  const others = g.neighbors[j]!.filter((n) => n !== i && n !== k).map((n) => env[n]!).sort();
   const ends = `${a} ${centre} ${b} r${ring}`;
   return [`${ends} [${others.join(" ")}]`, ends, `${ea} ${centre} ${eb} r${ring}`, `${centre} r${ring}`];
 }
