@@ -30,7 +30,8 @@ export const GENERATE_3D_METHOD: string =
   "Chem. Soc. 1995, 117, 5179), since full-strength 1-4 terms stretch crowded single bonds; (3) equilibrium " +
   "angles per angle class (ends, centre and its other neighbours, ring size) fitted to RDKit's ETKDG + MMFF94 " +
   `structures (${MMFF94_REFERENCE}), angle constant ${ANGLE_FORCE_CONSTANT} kcal/mol/rad²; (4) trivalent ` +
-  "N_R centres whose angles sum below 350° (anilines, sulfonamides) are not held planar. One local minimum, " +
+  "N_R centres whose angles sum below 350° (anilines, sulfonamides) are not held planar; (5) bond lengths " +
+  "shifted by the class's mean difference from those structures where it is 0.005 Å or more. One local minimum, " +
   "not a conformer search.";
 
 const terms = v.object({
