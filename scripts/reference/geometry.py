@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Reference 3D bond lengths: RDKit ETKDG embedding + MMFF94 minimisation of every molecule generate_3d accepts.
+"""Reference 3D bond lengths and angles: RDKit ETKDG embedding + MMFF94 minimisation of every molecule generate_3d
+accepts, with MMFF94's reference angle of every angle.
 
 Molecules: the validation set (tests/data/reference/molecules.smi) and the drug set (tests/data/drugs50.ts, its
 SMILES read from the TypeScript source). Each molecule is prepared as generate_3d prepares it: the whole SMILES
@@ -17,7 +18,11 @@ Calls, per molecule:
     AllChem.MMFFOptimizeMolecule(mh, maxIters=2000)
 
 Output: tests/data/reference/geometry.json, per molecule its id, SMILES, atom count and bonds as
-[begin atom, end atom, MMFF94 length in Å rounded to 0.001].
+[begin atom, end atom, MMFF94 length in Å rounded to 0.001] and angles as [end atom, centre, end atom, MMFF94
+angle in degrees rounded to 0.1, MMFF94 reference angle θ0 in degrees rounded to 0.01]; θ0 is MMFFANG.PAR's
+value for the angle's MMFF94 atom and angle types (or MMFF94's empirical rule where the file has no entry), read with
+    props = AllChem.MMFFGetMoleculeProperties(mh)
+    props.GetMMFFAngleBendParams(mh, i, j, k)    # (angle type, ka, theta0)
 
 Usage: /usr/bin/python3 scripts/reference/geometry.py  (needs `apt-get install -y python3-rdkit`)
 """
@@ -28,7 +33,7 @@ import sys
 import time
 
 from rdkit import Chem, RDLogger, rdBase
-from rdkit.Chem import AllChem
+from rdkit.Chem import AllChem, rdMolTransforms
 
 import json_format
 
@@ -94,12 +99,23 @@ def reference_geometry(smiles):
             return "ETKDG embedding failed"
     not_converged = AllChem.MMFFOptimizeMolecule(mh, maxIters=MAX_ITERS)
     conf = mh.GetConformer()
+    props = AllChem.MMFFGetMoleculeProperties(mh)
     bonds = []
     for bond in mh.GetBonds():
         a, b = bond.GetBeginAtomIdx(), bond.GetEndAtomIdx()
         length = (conf.GetAtomPosition(a) - conf.GetAtomPosition(b)).Length()
         bonds.append([a, b, round(length, 3)])
-    return mh.GetNumAtoms(), bonds, not_converged == 0
+    angles = []
+    for atom in mh.GetAtoms():
+        j = atom.GetIdx()
+        neighbours = [n.GetIdx() for n in atom.GetNeighbors()]
+        for p in range(len(neighbours)):
+            for q in range(p + 1, len(neighbours)):
+                i, k = neighbours[p], neighbours[q]
+                theta = rdMolTransforms.GetAngleDeg(conf, i, j, k)
+                _type, _ka, theta0 = props.GetMMFFAngleBendParams(mh, i, j, k)
+                angles.append([i, j, k, round(theta, 1), round(theta0, 2)])
+    return mh.GetNumAtoms(), bonds, angles, not_converged == 0
 
 
 def main():
@@ -111,8 +127,8 @@ def main():
         if isinstance(result, str):
             skipped.setdefault(result, []).append(ident)
             continue
-        atoms, bonds, converged = result
-        entry = {"id": ident, "set": group, "smiles": smiles, "atoms": atoms, "bonds": bonds}
+        atoms, bonds, angles, converged = result
+        entry = {"id": ident, "set": group, "smiles": smiles, "atoms": atoms, "bonds": bonds, "angles": angles}
         if not converged:
             entry["mmff_converged"] = False
         molecules.append(entry)
@@ -132,6 +148,9 @@ def main():
             "embedding": "ETKDG v3 (Wang, Witek, Landrum & Riniker, J. Chem. Inf. Model. 2020, 60, 2044-2058)",
             "molecules": "tests/data/reference/molecules.smi (validation) and tests/data/drugs50.ts (drugs)",
             "bond": "[begin atom, end atom, length in Å rounded to 0.001]; atom indices of Chem.AddHs order",
+            "angle": "[end atom, centre, end atom, angle in degrees rounded to 0.1, MMFF94 reference angle theta0 "
+            "rounded to 0.01 from props.GetMMFFAngleBendParams(mh, i, j, k) with "
+            "props = AllChem.MMFFGetMoleculeProperties(mh)]",
             "seconds": round(time.time() - started, 1),
         },
         "skipped": {reason: ids for reason, ids in sorted(skipped.items())},

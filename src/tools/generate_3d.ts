@@ -1,6 +1,8 @@
 import * as v from "valibot";
 import {
+  ANGLE_FORCE_CONSTANT,
   BOND_LENGTH_ROWS,
+  conformerSdf,
   DEFAULT_MAX_ITERATIONS,
   DEFAULT_TIME_LIMIT_MS,
   DREIDING_REFERENCE,
@@ -17,7 +19,7 @@ import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 /** Fixed text naming the method, returned with every result. */
 export const GENERATE_3D_METHOD: string =
   "Rule-based 3D placement (RDKit 2D layout lifted to 3D, hydrogens by ideal geometry, stereochemistry set by " +
-  "signed-volume and cis/trans restraints, relaxed through a fourth dimension), then unrestrained L-BFGS " +
+  "chiral-volume and cis/trans restraints, relaxed through a fourth dimension), then unrestrained L-BFGS " +
   `minimisation with the DREIDING force field (${DREIDING_REFERENCE}): harmonic bonds, cosine-harmonic ` +
   "angles, torsions, planar inversions and Lennard-Jones 12-6 van der Waals; no electrostatics, no explicit " +
   "hydrogen-bond term. Two departures from plain DREIDING: (1) where DREIDING's bond-radius rule is 0.02 Å or " +
@@ -25,7 +27,11 @@ export const GENERATE_3D_METHOD: string =
   `${BOND_LENGTH_ROWS.length} bond classes: C–H on sp2 and sp carbon, single bonds between or next to π atoms, ` +
   "amide, aniline, nitro and hydrazine N, sulfonyl, sulfinyl and phosphoryl groups, Si, aryl halides; table in " +
   "docs/data/dreiding.md); (2) 1-4 van der Waals well depths are halved, as in AMBER (Cornell et al., J. Am. " +
-  "Chem. Soc. 1995, 117, 5179), since full-strength 1-4 terms stretch crowded single bonds. One local minimum, " +
+  "Chem. Soc. 1995, 117, 5179), since full-strength 1-4 terms stretch crowded single bonds; (3) equilibrium " +
+  "angles per angle class (ends, centre and its other neighbours, ring size) fitted to RDKit's ETKDG + MMFF94 " +
+  `structures (${MMFF94_REFERENCE}), angle constant ${ANGLE_FORCE_CONSTANT} kcal/mol/rad²; (4) trivalent ` +
+  "N_R centres whose angles sum below 350° (anilines, sulfonamides) are not held planar; (5) bond lengths " +
+  "shifted by the class's mean difference from those structures where it is 0.005 Å or more. One local minimum, " +
   "not a conformer search.";
 
 const terms = v.object({
@@ -42,7 +48,8 @@ export const generate3dTool = defineTool({
   title: "3D structure (DREIDING)",
   annotations: LOCAL_COMPUTATION,
   description:
-    "One 3D structure as XYZ text (Å, all hydrogens; heavy atoms in SMILES order, then H) and its DREIDING " +
+    "One 3D structure as XYZ text, or an SDF record with format 'sdf' (Å, all hydrogens; heavy atoms in SMILES " +
+    "order, then H), and its DREIDING " +
     "steric energy (kcal/mol; compare only between structures of one molecule). Heuristic placement, then " +
     "L-BFGS minimisation with DREIDING (Mayo et al. 1990), bond-specific equilibrium lengths from " +
     "MMFF94/crystallographic means; specified stereo is verified. One local minimum, not a conformer search. " +
@@ -61,16 +68,32 @@ export const generate3dTool = defineTool({
       ),
       DEFAULT_MAX_ITERATIONS,
     ),
+    format: v.optional(
+      v.pipe(
+        v.picklist(["xyz", "sdf"]),
+        v.description(
+          "Coordinates as XYZ text (field xyz) or as an SDF record with bonds and charges (field sdf).",
+        ),
+      ),
+      "xyz",
+    ),
   }),
   output: v.object({
     smiles: givenSmiles,
-    xyz: v.pipe(
+    xyz: v.optional(v.pipe(
       v.string(),
       v.description(
-        "XYZ text: atom count, a comment with the SMILES and the energy in kcal/mol, then one line per atom: " +
-          "element and x y z in Å (4 decimals).",
+        "XYZ text (format 'xyz'): atom count, a comment with the SMILES and the energy in kcal/mol, then one " +
+          "line per atom: element and x y z in Å (4 decimals).",
       ),
-    ),
+    )),
+    sdf: v.optional(v.pipe(
+      v.string(),
+      v.description(
+        "SDF record (format 'sdf'): molfile (V2000, V3000 above 999 atoms) with the XYZ's atoms, order and " +
+          "coordinates, Kekulé bonds, charges, 3D flag; data item energy_kcal_mol; ends with $$$$.",
+      ),
+    )),
     atom_count: count("Atoms including hydrogens (lines of XYZ coordinates)."),
     heavy_atom_count: count("Non-hydrogen atoms."),
     atom_types: v.pipe(
@@ -104,12 +127,12 @@ export const generate3dTool = defineTool({
   }),
   // The engine stops itself at its time limit; the worker deadline is the backstop.
   isolation: { deadlineMs: () => DEFAULT_TIME_LIMIT_MS + ISOLATION_GRACE_S * 1000 },
-  run: ({ smiles, max_iterations }) => {
+  run: ({ smiles, max_iterations, format }) => {
     const c = generate3d(smiles, { maxIterations: max_iterations });
     const e = c.energyTerms;
     return {
       smiles,
-      xyz: c.xyz,
+      ...(format === "sdf" ? { sdf: conformerSdf(c) } : { xyz: c.xyz }),
       atom_count: c.atomCount,
       heavy_atom_count: c.heavyAtomCount,
       atom_types: [...c.atomTypes],

@@ -1,8 +1,8 @@
 /**
  * generate_3d against RDKit's ETKDG + MMFF94 geometry of the same molecule (fixture tests/data/reference/
  * geometry.json, written by scripts/reference/geometry.py): bond lengths overall and per bond class (element pair
- * and bond order, aromatic bonds apart), plus what every structure must keep (convergence, no heavy-atom contact
- * under 2.0 Å).
+ * and bond order, aromatic bonds apart), angles overall and per angle class ({@link angleClass}), plus what every
+ * structure must keep (convergence, no heavy-atom contact under 2.0 Å).
  *
  * A bond class is written with SMILES bond symbols, `-` single, `=` double, `#` triple, `:` aromatic, `~` zero
  * order (dative), e.g. `C-H`, `C:N`, `S=O`; elements in a fixed order (C, then N, P, S and the other p-block
@@ -16,7 +16,10 @@ import { prepareMolecule } from "../../src/chem/conformer/molecule.ts";
 import type { GraphBond, MolGraph } from "../../src/chem/conformer/graph.ts";
 import { excludedPairs } from "../../src/chem/conformer/forcefield.ts";
 import { pairKey } from "../../src/chem/conformer/graph.ts";
-import { distance } from "../../src/chem/conformer/quality.ts";
+import { angleDegrees, distance } from "../../src/chem/conformer/quality.ts";
+import { angleRing } from "../../src/chem/conformer/angles.ts";
+import { assignTypes } from "../../src/chem/conformer/typing.ts";
+import type { DreidingType } from "../../src/chem/conformer/parameters.ts";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { type Comparison, type ComparisonSuite, readFixture } from "./comparison.ts";
 
@@ -29,6 +32,8 @@ export interface GeometryReference {
   readonly atoms: number;
   /** [begin atom, end atom, MMFF94 length in Å]. */
   readonly bonds: readonly (readonly [number, number, number])[];
+  /** [end atom, centre, end atom, MMFF94 angle in degrees, MMFF94 reference angle θ0 in degrees]. */
+  readonly angles: readonly (readonly [number, number, number, number, number])[];
 }
 
 /** geometry.json. */
@@ -42,16 +47,20 @@ export interface GeometryFixture {
 /** Bounds the issue sets: overall mean |Δ| and the largest bias (mean signed Δ) of any bond class, Å. */
 export const MEAN_ABS_BOUND = 0.02;
 /** Largest allowed |mean signed Δ| of one bond class, Å. */
-export const CLASS_BIAS_BOUND = 0.05;
+export const CLASS_BIAS_BOUND = 0.03;
 /**
- * Bond classes whose bias is a known difference, with the reason. MMFF94 lengthens the Si–C bonds of both
- * silicon compounds of the set to 1.87–2.06 Å, 0.04–0.23 Å above its own r0 (1.830 Å, MMFF types 19–1), which
- * generate_3d uses: its bond lengths come from MMFF94's table and are never fitted to the oracle.
+ * Bond classes whose bias is a known difference, with the reason. None now: C–Si, which MMFF94 stretches
+ * 0.04–0.23 Å beyond its own r0 in both silicon compounds, follows MMFF94's structures through the fitted length
+ * shifts (src/chem/data/mmff_geometry.ts).
  */
-export const KNOWN_CLASS_DIFFERENCES: Readonly<Record<string, string>> = {
-  "C-Si": "MMFF94 stretches Si–C 0.04–0.23 Å beyond its own r0 (1.830 Å, which generate_3d uses) in both " +
-    "silicon compounds",
-};
+export const KNOWN_CLASS_DIFFERENCES: Readonly<Record<string, string>> = {};
+/** Bounds the issue sets for angles: mean |Δ| over all angles, degrees. */
+export const ANGLE_MEAN_ABS_BOUND = 1.0;
+/** Largest allowed |mean signed Δ| of one angle class, degrees. */
+export const ANGLE_CLASS_BIAS_BOUND = 3;
+/** Largest allowed |Δ| of any single angle, degrees. */
+export const ANGLE_MAX_BOUND = 10;
+
 /** Closest heavy-atom contact allowed (atoms not bonded and not sharing a neighbour), Å. */
 export const MIN_HEAVY_CONTACT = 2.0;
 
@@ -83,6 +92,14 @@ export interface GeometryComparison {
   readonly overall: BondStats;
   /** Per bond class, sorted by bond count (largest first). */
   readonly classes: ReadonlyMap<string, BondStats>;
+  /** Angles overall (Δ in degrees; `bonds` counts angles, `worst.a`/`b` are the ends). */
+  readonly angles: BondStats;
+  /** Per angle class ({@link angleClass}), sorted by count. */
+  readonly angleClasses: ReadonlyMap<string, BondStats>;
+  /** Angles off by more than {@link ANGLE_MAX_BOUND}. */
+  readonly anglesOff: number;
+  /** Molecules with at least one such angle. */
+  readonly moleculesWithAngleOff: number;
 }
 
 /** Element order inside a class label. */
@@ -107,6 +124,33 @@ export function bondClass(g: MolGraph, bond: GraphBond): string {
   );
   const symbol = bond.aromatic ? ":" : ORDER_SYMBOL[bond.kekule] ?? "?";
   return `${x}${symbol}${y}`;
+}
+
+/**
+ * The class label of angle i–j–k: the end elements around the centre's DREIDING type, and the ring when the angle
+ * lies in a three- or four-membered one, e.g. `C-C_3-H`, `C-C_3-C (3-ring)`.
+ *
+ * @example
+ * ```ts
+ * angleClass(graph, types, 0, 1, 2); // "C-C_3-O" for ethanol's C–C–O
+ * ```
+ */
+export function angleClass(
+  g: MolGraph,
+  types: readonly DreidingType[],
+  i: number,
+  j: number,
+  k: number,
+): string {
+  const rank = (s: string) => {
+    const r = ELEMENT_ORDER.indexOf(s);
+    return r < 0 ? ELEMENT_ORDER.length : r;
+  };
+  const [x, y] = [g.atoms[i]!.symbol, g.atoms[k]!.symbol].sort((p, q) =>
+    rank(p) - rank(q) || p.localeCompare(q)
+  );
+  const ring = angleRing(g, i, j, k);
+  return `${x}-${types[j]}-${y}${ring === 3 || ring === 4 ? ` (${ring}-ring)` : ""}`;
 }
 
 /** The fixture tests/data/reference/geometry.json. */
@@ -169,6 +213,10 @@ export function compareGeometry(molecules: readonly GeometryReference[]): Geomet
   const contacts: { id: string; distance: number }[] = [];
   const overall = new Accumulator();
   const classes = new Map<string, Accumulator>();
+  const angles = new Accumulator();
+  const angleClasses = new Map<string, Accumulator>();
+  let anglesOff = 0;
+  const offMolecules = new Set<string>();
   for (const ref of molecules) {
     let x: Float64Array;
     let graph: MolGraph;
@@ -196,8 +244,21 @@ export function compareGeometry(molecules: readonly GeometryReference[]): Geomet
       if (!acc) classes.set(label, acc = new Accumulator());
       acc.add(ref.id, a, b, ours, rdkit);
     });
+    const types = assignTypes(graph);
+    for (const [i, j, k, rdkit] of ref.angles) {
+      const ours = angleDegrees(x, i, j, k);
+      if (Math.abs(ours - rdkit) > ANGLE_MAX_BOUND) {
+        anglesOff++;
+        offMolecules.add(ref.id);
+      }
+      angles.add(ref.id, i, k, ours, rdkit);
+      const label = angleClass(graph, types, i, j, k);
+      let acc = angleClasses.get(label);
+      if (!acc) angleClasses.set(label, acc = new Accumulator());
+      acc.add(ref.id, i, k, ours, rdkit);
+    }
   }
-  const sorted = [...classes.entries()].sort((p, q) => q[1].bonds - p[1].bonds || p[0].localeCompare(q[0]));
+  const sorted = sortedStats(classes);
   return {
     compared: molecules.length,
     failed,
@@ -205,8 +266,17 @@ export function compareGeometry(molecules: readonly GeometryReference[]): Geomet
     notConverged,
     contacts,
     overall: overall.stats(),
-    classes: new Map(sorted.map(([label, acc]) => [label, acc.stats()])),
+    classes: sorted,
+    angles: angles.stats(),
+    angleClasses: sortedStats(angleClasses),
+    anglesOff,
+    moleculesWithAngleOff: offMolecules.size,
   };
+}
+
+function sortedStats(classes: Map<string, Accumulator>): Map<string, BondStats> {
+  const sorted = [...classes.entries()].sort((p, q) => q[1].bonds - p[1].bonds || p[0].localeCompare(q[0]));
+  return new Map(sorted.map(([label, acc]) => [label, acc.stats()]));
 }
 
 /** True when our graph has the fixture's atoms and bonds in the same order (so atom indices mean the same). */
@@ -279,6 +349,7 @@ export function geometryRows(r: GeometryComparison): Comparison[] {
     },
     statsRow("all bonds", r.overall, `mean |Δ| ≤ ${MEAN_ABS_BOUND} Å`, MEAN_ABS_BOUND, (s) => s.meanAbs),
   ];
+  rows.push(...angleRows(r));
   for (const [label, s] of r.classes) {
     const row = statsRow(
       label,
@@ -290,6 +361,75 @@ export function geometryRows(r: GeometryComparison): Comparison[] {
     const known = KNOWN_CLASS_DIFFERENCES[label];
     rows.push(known ? { ...row, known_difference: known } : row);
   }
+  return rows;
+}
+
+/** Angle classes with at least this many angles get a row of their own; the rest share one. */
+export const ANGLE_ROW_MIN = 20;
+
+const signed2 = (v: number) => (v >= 0 ? "+" : "") + v.toFixed(2);
+
+/**
+ * The angle rows: all angles (mean |Δ|), single angles off by more than {@link ANGLE_MAX_BOUND} (molecules with
+ * none agree), one row per class with at least {@link ANGLE_ROW_MIN} angles and one for the smaller classes
+ * (counted in classes, not molecules).
+ */
+function angleRows(r: GeometryComparison): Comparison[] {
+  const tool = "generate_3d";
+  const a = r.angles;
+  const worstAngle = (s: BondStats) => {
+    const w = s.worst;
+    return w ? `${w.id} angle ${w.a}-x-${w.b}: ${w.ours.toFixed(1)}° vs ${w.rdkit.toFixed(1)}°` : "–";
+  };
+  const rows: Comparison[] = [
+    {
+      tool,
+      field: `angle all angles: ${a.bonds} angles, mean Δ ${signed2(a.meanSigned)}°, mean |Δ| ${
+        a.meanAbs.toFixed(2)
+      }°`,
+      molecules: a.molecules,
+      agreed: a.meanAbs <= ANGLE_MEAN_ABS_BOUND ? a.molecules : 0,
+      tolerance: `mean |Δ| ≤ ${ANGLE_MEAN_ABS_BOUND}°`,
+      worst: worstAngle(a),
+    },
+    {
+      tool,
+      field: `angle off by more than ${ANGLE_MAX_BOUND}°: ${r.anglesOff} of ${a.bonds} angles`,
+      molecules: a.molecules,
+      agreed: a.molecules - r.moleculesWithAngleOff,
+      tolerance: `every |Δ| ≤ ${ANGLE_MAX_BOUND}°`,
+      worst: worstAngle(a),
+    },
+  ];
+  const small: BondStats[] = [];
+  for (const [label, s] of r.angleClasses) {
+    if (s.bonds < ANGLE_ROW_MIN) {
+      small.push(s);
+      continue;
+    }
+    rows.push({
+      tool,
+      field: `angle ${label}: ${s.bonds} angles, mean Δ ${signed2(s.meanSigned)}°, mean |Δ| ${
+        s.meanAbs.toFixed(2)
+      }°`,
+      molecules: s.molecules,
+      agreed: Math.abs(s.meanSigned) <= ANGLE_CLASS_BIAS_BOUND ? s.molecules : 0,
+      tolerance: `|mean Δ| ≤ ${ANGLE_CLASS_BIAS_BOUND}°`,
+      worst: worstAngle(s),
+    });
+  }
+  const biased = small.filter((s) => Math.abs(s.meanSigned) > ANGLE_CLASS_BIAS_BOUND);
+  const worstSmall = biased.sort((p, q) => Math.abs(q.meanSigned) - Math.abs(p.meanSigned))[0];
+  rows.push({
+    tool,
+    field: `angle classes with fewer than ${ANGLE_ROW_MIN} angles (${
+      small.reduce((n, s) => n + s.bonds, 0)
+    } angles), counted in classes`,
+    molecules: small.length,
+    agreed: small.length - biased.length,
+    tolerance: `|mean Δ| ≤ ${ANGLE_CLASS_BIAS_BOUND}° per class`,
+    worst: worstSmall ? `mean Δ ${signed2(worstSmall.meanSigned)}°: ${worstAngle(worstSmall)}` : "–",
+  });
   return rows;
 }
 

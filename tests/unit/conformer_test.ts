@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { rdkit } from "../../src/chem/rdkit.ts";
 import { ChemError } from "../../src/errors.ts";
-import { generate3d, MAX_3D_HEAVY_ATOMS } from "../../src/chem/conformer/index.ts";
+import { DEFAULT_TIME_LIMIT_MS, generate3d, MAX_3D_HEAVY_ATOMS } from "../../src/chem/conformer/index.ts";
 import { prepareMolecule } from "../../src/chem/conformer/molecule.ts";
 import { assignTypes } from "../../src/chem/conformer/typing.ts";
 import { buildForceField, type ForceField } from "../../src/chem/conformer/forcefield.ts";
@@ -37,6 +37,7 @@ import { DEFAULT_WEIGHTS, restraintEnergy } from "../../src/chem/conformer/restr
 import { signedVolume, stereoTargets } from "../../src/chem/conformer/stereo.ts";
 import { embed4dModel, objective4d } from "../../src/chem/conformer/embed4d.ts";
 import { angleDegrees, distance } from "../../src/chem/conformer/quality.ts";
+import { naturalAngle } from "../../src/chem/conformer/angles.ts";
 import { toMolBlock, toXyz } from "../../src/chem/conformer/xyz.ts";
 
 await loadTestRDKit();
@@ -156,7 +157,7 @@ test("analytic gradients match central finite differences for every term", () =>
     [
       "restraints",
       x,
-      (y, g) => restraintEnergy(targets, ff.pairs, { ...DEFAULT_WEIGHTS, minVolume: 3 }, y, g),
+      (y, g) => restraintEnergy(targets, ff.pairs, { ...DEFAULT_WEIGHTS, minVolumeFraction: 3 }, y, g),
     ],
     ["4D objective", x4, (y, g) => objective4d(model, y, g ?? new Float64Array(y.length), 5)],
   ];
@@ -241,8 +242,10 @@ test("small molecules: every bond within 0.03 Å of the DREIDING reference", () 
   }
 });
 
-test("sp3 carbon angles within 3° of 109.47° in methane, ethane, neopentane and cyclohexane", () => {
-  // Propane's C–C–C opens to about 113° under DREIDING (experiment: 112.4°), so chains are not held to 3°.
+test("sp3 carbon angles within 3° of 109.47° in methane, ethane, neopentane and cyclohexane, and of their θ0", () => {
+  // MMFF94's structures, which the angle table follows, close cyclohexane's H–C–H to about 106.5°, so 109.47° is
+  // held to 3.5° there; every angle sits within 1.5° of the force field's own θ0 (methane aside: its six
+  // equivalent angles are 109.47° whatever θ0 says).
   for (const smiles of ["C", "CC", "CC(C)(C)C", "C1CCCCC1"]) {
     const c = generate3d(smiles);
     const { graph } = prepareMolecule(smiles, 200);
@@ -251,10 +254,33 @@ test("sp3 carbon angles within 3° of 109.47° in methane, ethane, neopentane an
       for (let p = 0; p < nbrs.length; p++) {
         for (let q = p + 1; q < nbrs.length; q++) {
           const theta = angleDegrees(c.coordinates, nbrs[p]!, j, nbrs[q]!);
-          assert.ok(Math.abs(theta - 109.471) <= 3, `${smiles} angle at ${j}: ${theta.toFixed(2)}°`);
+          const theta0 = naturalAngle(graph, c.atomTypes, nbrs[p]!, j, nbrs[q]!);
+          assert.ok(Math.abs(theta - 109.471) <= 3.5, `${smiles} angle at ${j}: ${theta.toFixed(2)}°`);
+          if (smiles === "C") continue;
+          assert.ok(
+            Math.abs(theta - theta0) <= 1.5,
+            `${smiles} angle at ${j}: ${theta.toFixed(2)}° vs ${theta0}°`,
+          );
         }
       }
     });
+  }
+});
+
+test("three- and four-membered rings: their angles from the first stage, near 60° and 90°", () => {
+  for (
+    const [smiles, ring, size] of [["C1CC1", [0, 1, 2], 3], ["CC1CO1", [1, 2, 3], 3], [
+      "C1CCC1",
+      [0, 1, 2],
+      4,
+    ]] as const
+  ) {
+    const { graph } = prepareMolecule(smiles, 200);
+    const types = assignTypes(graph);
+    const theta0 = naturalAngle(graph, types, ring[0], ring[1], ring[2]);
+    assert.ok(Math.abs(theta0 - (size === 3 ? 60 : 89)) < 3, `${smiles} θ0 ${theta0}`);
+    const angle = angleDegrees(generate3d(smiles).coordinates, ring[0], ring[1], ring[2]);
+    assert.ok(Math.abs(angle - theta0) < 3, `${smiles} ${angle}° vs θ0 ${theta0}°`);
   }
 });
 
@@ -321,7 +347,7 @@ test("ring cis/trans without CIP labels: cis- and trans-1,4-dimethylcyclohexane 
     }
     for (const t of stereoTargets(graph).tetrahedral) {
       assert.ok(
-        t.sign * signedVolume(c.coordinates, t.centre, ...t.atoms) > 0.05,
+        t.sign * signedVolume(c.coordinates, t.apex, ...t.atoms) > 0.05,
         `${smiles} centre ${t.centre}`,
       );
     }
@@ -340,9 +366,10 @@ test("XYZ text: count line, comment with SMILES and energy, element and x y z wi
     toXyz(["H"], new Float64Array([-0.00001, 0, 1]), "a\nb"),
     "1\na b\nH      0.0000    0.0000    1.0000\n",
   );
-  // Water: O–H 0.98 Å (0.660 + 0.330 − 0.01) and H–O–H near O_3's 104.51°.
+  // Water: O–H 0.98 Å (0.660 + 0.330 − 0.01) and H–O–H near its θ0.
   assert.ok(Math.abs(distance(c.coordinates, 0, 1) - 0.98) < 0.01);
-  assert.ok(Math.abs(angleDegrees(c.coordinates, 1, 0, 2) - 104.51) < 2);
+  const { graph } = prepareMolecule("O", 200);
+  assert.ok(Math.abs(angleDegrees(c.coordinates, 1, 0, 2) - naturalAngle(graph, c.atomTypes, 1, 0, 2)) < 2);
 });
 
 test("energy: reported value equals the DREIDING energy of the returned coordinates and the trace is monotone", () => {
@@ -376,10 +403,26 @@ test("bounds and failures are typed errors", () => {
   let t = 0;
   assert.throws(
     () => generate3d("CCCCCCCC", { timeLimitMs: 5000, now: () => (t += 1000) }),
-    isCode("COMPUTATION_TIMEOUT"),
+    (e: unknown) =>
+      e instanceof ChemError && e.code === "COMPUTATION_TIMEOUT" && e.details?.limit_ms === 5000,
+  );
+  // The clock is read right after the 2D layout: a layout that outlasts the limit is answered there.
+  let reads = 0;
+  assert.throws(
+    () => generate3d("CCO", { timeLimitMs: 1000, now: () => (reads++ === 0 ? 0 : 2000) }),
+    (e: unknown) => e instanceof ChemError && e.code === "COMPUTATION_TIMEOUT" && reads === 2,
   );
   // (1R,4S)-"camphor": both bridgeheads of a bicyclo[2.2.1]heptane cannot point their bridge opposite ways.
   assert.throws(() => generate3d("CC1([C@@H]2CC[C@@]1(C(=O)C2)C)C"), isCode("EMBEDDING_FAILED"));
+});
+
+test("a 38-membered ring (34 s in CoordGen's layout) is answered well within the time limit", () => {
+  const started = Date.now();
+  const c = generate3d(`C1${"C".repeat(36)}C1`);
+  assert.equal(c.heavyAtomCount, 38);
+  assert.ok(c.converged);
+  // Generous: the feature is the time limit (20 s); the structure takes well under a second on one core.
+  assert.ok(Date.now() - started < DEFAULT_TIME_LIMIT_MS / 4, `${Date.now() - started} ms`);
 });
 
 test("an iteration cap stops the minimisation early and says it did not converge", () => {

@@ -1,6 +1,7 @@
 /**
  * The `generate_3d` tool module: argument validation, the result against its own output schema (valibot and the
- * published JSON Schema, checked by an independent validator), XYZ consistency and the description's promises.
+ * published JSON Schema, checked by an independent validator), XYZ consistency, the SDF record (read back by
+ * RDKit with the XYZ's atoms, coordinates, bonds, charges and stereo) and the description's promises.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -10,6 +11,9 @@ import { schemaErrors } from "../helpers/schema.ts";
 import { generate3dTool } from "../../src/tools/generate_3d.ts";
 import { jsonSchemaOf } from "../../src/tools/registry.ts";
 import { ChemError } from "../../src/errors.ts";
+import { rdkit } from "../../src/chem/rdkit.ts";
+import { prepareMolecule } from "../../src/chem/conformer/molecule.ts";
+import { toMolBlock } from "../../src/chem/conformer/xyz.ts";
 
 await loadTestRDKit();
 
@@ -35,7 +39,8 @@ test("result for L-alanine matches the output schema and its XYZ", async () => {
   assert.equal(r.heavy_atom_count, 6);
   assert.equal(r.atom_types.length, 13);
   assert.deepEqual(r.atom_types.slice(0, 6), ["C_3", "C_3", "C_2", "O_2", "O_3", "N_3"]);
-  const lines = r.xyz.trimEnd().split("\n");
+  assert.equal(r.sdf, undefined, "XYZ is the default format");
+  const lines = r.xyz!.trimEnd().split("\n");
   assert.equal(lines.length, 2 + 13);
   assert.equal(lines[0], "13");
   assert.ok(lines[1]!.startsWith("C[C@@H](C(=O)O)N E="));
@@ -56,7 +61,7 @@ test("result for L-alanine matches the output schema and its XYZ", async () => {
 });
 
 test("max_iterations is honoured and reported as not converged", async () => {
-  const r = await generate3dTool.run({ smiles: "CCCCCCCCCC", max_iterations: 5 });
+  const r = await generate3dTool.run({ smiles: "CCCCCCCCCC", max_iterations: 5, format: "xyz" });
   assert.equal(r.iterations, 5);
   assert.equal(r.converged, false);
 });
@@ -83,7 +88,50 @@ test("description names the method, reference, units, limits and every failure c
 
 test("chemistry failures surface as ChemError", () => {
   assert.throws(
-    () => generate3dTool.run({ smiles: "C1CC", max_iterations: 10 }),
+    () => generate3dTool.run({ smiles: "C1CC", max_iterations: 10, format: "xyz" }),
     (e: unknown) => e instanceof ChemError && e.code === "INVALID_SMILES",
   );
+});
+
+test("format 'sdf': one SDF record with the XYZ's atoms and coordinates, bonds, charges and stereo for RDKit", async () => {
+  const smiles = "C[C@@H]([NH3+])C(=O)[O-].C/C=C/Cl";
+  const xyz = await generate3dTool.run(v.parse(generate3dTool.input, { smiles }));
+  const r = await generate3dTool.run(v.parse(generate3dTool.input, { smiles, format: "sdf" }));
+  assert.equal(r.xyz, undefined);
+  assert.deepEqual(schemaErrors(jsonSchemaOf(generate3dTool.output, "output"), r), []);
+  const sdf = r.sdf!;
+  assert.ok(sdf.endsWith("\n$$$$\n"));
+  assert.match(sdf, new RegExp(`> <energy_kcal_mol>\n${r.energy_kcal_mol.toFixed(4)}\n`));
+  const lines = sdf.split("\n");
+  assert.equal(lines[0], smiles);
+  assert.equal(lines[1]!.slice(20, 22), "3D");
+  assert.equal(lines[3], " 22 20  0  0  1  0  0  0  0  0999 V2000");
+  const xyzRows = xyz.xyz!.trimEnd().split("\n").slice(2).map((l) => l.trim().split(/\s+/));
+  const atomRows = lines.slice(4, 4 + 22).map((l) => l.trim().split(/\s+/));
+  // Same element, same coordinates to the last written digit, same order.
+  assert.deepEqual(atomRows.map((a) => [a[3], a[0], a[1], a[2]]), xyzRows);
+  const mol = rdkit().get_mol(sdf, JSON.stringify({ removeHs: false }))!;
+  const given = rdkit().get_mol(smiles)!;
+  try {
+    assert.equal(mol.get_num_atoms(), 22);
+    mol.remove_hs_in_place();
+    assert.equal(mol.get_smiles(), given.get_smiles());
+  } finally {
+    mol.delete();
+    given.delete();
+  }
+});
+
+test("molfiles above 999 atoms are written as V3000 and read back whole", () => {
+  const { graph } = prepareMolecule(Array(250).fill("C").join("."), 250);
+  const x = Float64Array.from({ length: 3 * graph.atoms.length }, (_, i) => i * 0.37);
+  const block = toMolBlock(graph, x, "250 methanes");
+  assert.match(block.split("\n")[3]!, /V3000$/);
+  const mol = rdkit().get_mol(block, JSON.stringify({ removeHs: false }))!;
+  try {
+    assert.equal(mol.get_num_atoms(), 1250);
+    assert.equal(JSON.parse(mol.get_descriptors()).NumHeavyAtoms, 250);
+  } finally {
+    mol.delete();
+  }
 });

@@ -27,12 +27,15 @@
  *   bonds take one length (MMFF94 types them alike).
  *
  * A labelled key without a row falls back to one label and one plain DREIDING type, then to both plain types,
- * then to DREIDING's rule.
+ * then to DREIDING's rule. Last, a class whose bonds still came out 0.005 Å or more off MMFF94's structures
+ * (DREIDING's van der Waals stretches some: sulfonamide S–N, phosphate P–O) is shifted by that mean difference,
+ * fitted on the training molecules only (../data/mmff_geometry.ts).
  *
  * @module
  */
 import type { GraphBond, MolGraph } from "./graph.ts";
 import { bondLength, type DreidingType } from "./parameters.ts";
+import { BOND_LENGTH_SHIFTS } from "../data/mmff_geometry.ts";
 
 /** Citation of MMFF94's bond parameters. */
 export const MMFF94_REFERENCE = "Halgren, J. Comput. Chem. 1996, 17, 490-519";
@@ -278,5 +281,21 @@ export function bondLengthRow(
  * ```
  */
 export function naturalBondLength(g: MolGraph, types: readonly DreidingType[], bond: GraphBond): number {
-  return bondLengthRow(g, types, bond)?.r0 ?? bondLength(types[bond.a]!, types[bond.b]!);
+  const r0 = bondLengthRow(g, types, bond)?.r0 ?? bondLength(types[bond.a]!, types[bond.b]!);
+  return r0 - (BOND_LENGTH_SHIFTS[bondShiftKey(g, types, bond)] ?? 0);
+}
+
+/**
+ * The key of a bond in the length shifts fitted to MMFF94's structures (../data/mmff_geometry.ts, written by
+ * scripts/mmff_geometry.ts): the two environments, sorted, and the order (`1`, `2`, `3`, `ar`).
+ *
+ * @example
+ * ```ts
+ * bondShiftKey(graph, types, graph.bonds[0]); // "S_3(O2) N_R 1" for a sulfonanilide S–N
+ * ```
+ */
+export function bondShiftKey(g: MolGraph, types: readonly DreidingType[], bond: GraphBond): string {
+  const order = bond.aromatic ? "ar" : String(bond.kekule);
+  const [a, b] = [environment(g, types, bond.a), environment(g, types, bond.b)].sort();
+  return `${a} ${b} ${order}`;
 }

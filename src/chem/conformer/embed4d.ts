@@ -3,8 +3,8 @@
  * dimensions (Crippen & Havel, "Distance Geometry and Molecular Conformation", 1988; the fourth coordinate lets
  * rings and chains pass through one another and stereocentres invert without climbing a barrier).
  *
- * Objective (x, y, z, w per atom): harmonic springs to the DREIDING bond lengths and to 1-3 distances from the
- * DREIDING angles, a soft repulsion between all other pairs, signed-volume restraints on the stereocentres and
+ * Objective (x, y, z, w per atom): harmonic springs to the force field's bond lengths and to 1-3 distances from
+ * its angles, a soft repulsion between all other pairs, signed-volume restraints on the stereocentres and
  * zero-volume (planarity) restraints on trigonal centres, computed on (x, y, z); then a second pass adds a penalty
  * on w that squeezes the structure back into three dimensions. Not part of DREIDING: it only prepares a tangle-free
  * start with the right stereochemistry.
@@ -13,7 +13,7 @@
  */
 import type { ForceField } from "./forcefield.ts";
 import { type MolGraph, pairKey } from "./graph.ts";
-import { type DreidingType, hybridOf, VALENCE } from "./parameters.ts";
+import { hybridOf } from "./parameters.ts";
 import { minimize } from "./optimizer.ts";
 import type { StereoTargets } from "./stereo.ts";
 
@@ -24,10 +24,11 @@ interface Springs {
   readonly k: Float64Array;
 }
 
-/** Signed-volume restraints: centre, three neighbours, wanted volume sign (0 = planar). */
+/** Signed-volume restraints: apex, three atoms, wanted volume sign (0 = planar) and smallest |volume| (Å³). */
 interface Volumes {
   readonly atoms: Int32Array;
   readonly sign: Int8Array;
+  readonly min: Float64Array;
 }
 
 /** Everything the 4D objective needs. */
@@ -44,7 +45,8 @@ const ANGLE_K = 50;
 const REPULSION_K = 10;
 const CONTACT = 0.75;
 const CHIRAL_K = 50;
-const MIN_VOLUME = 1.5;
+/** Smallest |signed volume| demanded of a stereocentre, as a fraction of its ideal one (as in ./restraints.ts). */
+const MIN_VOLUME_FRACTION = 0.5;
 const PLANAR_K = 20;
 const SQUEEZE_K = 5;
 
@@ -68,47 +70,41 @@ export function embed4dModel(g: MolGraph, ff: ForceField, targets: StereoTargets
     k.push(BOND_K);
     natural.set(pairKey(bond.a, bond.b), ff.bonds.r0[m]!);
   });
-  g.neighbors.forEach((nbrs, j) => {
-    const theta = centreAngle(types[j]!, nbrs.length);
-    for (let a = 0; a < nbrs.length; a++) {
-      for (let b = a + 1; b < nbrs.length; b++) {
-        const i = nbrs[a]!;
-        const l = nbrs[b]!;
-        const ra = natural.get(pairKey(i, j))!;
-        const rb = natural.get(pairKey(l, j))!;
-        atoms.push(i, l);
-        target.push(Math.sqrt(ra * ra + rb * rb - 2 * ra * rb * Math.cos(theta)));
-        k.push(ANGLE_K);
-      }
-    }
-  });
+  // 1-3 springs at the force field's own angles, so small rings start with their real shape.
+  const angles = ff.angles;
+  for (let m = 0; m < angles.c.length; m++) {
+    const i = angles.atoms[3 * m]!, j = angles.atoms[3 * m + 1]!, l = angles.atoms[3 * m + 2]!;
+    const ra = natural.get(pairKey(i, j))!;
+    const rb = natural.get(pairKey(l, j))!;
+    const cos = angles.linear[m] ? -1 : angles.cos0[m]!;
+    atoms.push(i, l);
+    target.push(Math.sqrt(ra * ra + rb * rb - 2 * ra * rb * cos));
+    k.push(ANGLE_K);
+  }
   const vol: number[] = [];
   const sign: number[] = [];
+  const min: number[] = [];
   for (const t of targets.tetrahedral) {
-    vol.push(t.centre, ...t.atoms);
+    vol.push(t.apex, ...t.atoms);
     sign.push(t.sign);
+    min.push(MIN_VOLUME_FRACTION * t.idealVolume);
   }
   g.neighbors.forEach((nbrs, c) => {
     const h = hybridOf(types[c]!);
     if ((h === "2" || h === "R") && nbrs.length === 3) {
       vol.push(c, nbrs[0]!, nbrs[1]!, nbrs[2]!);
       sign.push(0);
+      min.push(0);
     }
   });
   const contact = Float64Array.from(ff.pairs.r0, (r) => CONTACT * r);
   return {
     n: g.atoms.length,
     springs: { atoms: Int32Array.from(atoms), target: Float64Array.from(target), k: Float64Array.from(k) },
-    volumes: { atoms: Int32Array.from(vol), sign: Int8Array.from(sign) },
+    volumes: { atoms: Int32Array.from(vol), sign: Int8Array.from(sign), min: Float64Array.from(min) },
     pairs: ff.pairs.atoms,
     contact,
   };
-}
-
-/** Angle used for 1-3 springs: tetrahedral for four-coordinate centres so the targets are consistent. */
-function centreAngle(type: DreidingType, degree: number): number {
-  const theta = degree >= 4 ? 109.471 : VALENCE[type].theta;
-  return (theta * Math.PI) / 180;
 }
 
 /**
@@ -191,6 +187,7 @@ export function objective4d(
       v.atoms[4 * m + 2]!,
       v.atoms[4 * m + 3]!,
       v.sign[m]!,
+      v.min[m]!,
     );
   }
   if (squeeze > 0) {
@@ -235,7 +232,7 @@ function repulsion(x: Float64Array, grad: Float64Array, a: number, b: number, co
   return REPULSION_K * gap * gap;
 }
 
-/** Signed volume on (x, y, z): flat-bottom towards |V| ≥ MIN_VOLUME with the wanted sign, or harmonic to 0. */
+/** Signed volume on (x, y, z): flat-bottom towards |V| ≥ min with the wanted sign, or harmonic to 0. */
 function volume(
   x: Float64Array,
   grad: Float64Array,
@@ -244,6 +241,7 @@ function volume(
   b: number,
   d: number,
   sign: number,
+  min: number,
 ): number {
   const o = 4 * c, pa = 4 * a, pb = 4 * b, pd = 4 * d;
   const ax = x[pa]! - x[o]!, ay = x[pa + 1]! - x[o + 1]!, az = x[pa + 2]! - x[o + 2]!;
@@ -257,7 +255,7 @@ function volume(
     e = PLANAR_K * v * v;
     dEdV = 2 * PLANAR_K * v;
   } else {
-    const short = MIN_VOLUME - sign * v;
+    const short = min - sign * v;
     if (short <= 0) return 0;
     e = CHIRAL_K * short * short;
     dEdV = -2 * CHIRAL_K * short * sign;

@@ -4,8 +4,8 @@
  *
  * - bonds: harmonic, E = ½ k (r − R0)², k = 700·n kcal/mol/Å², R0 = R_I + R_J − 0.01 Å, except for the bond
  *   classes where that rule is known to be off, which take MMFF94's r0 (./bond_lengths.ts);
- * - angles: cosine-harmonic, E = ½ C (cos θ − cos θ0)², C = K / sin²θ0, K = 100 kcal/mol/rad², θ0 of the centre;
- *   linear centres E = K (1 + cos θ);
+ * - angles: cosine-harmonic, E = ½ C (cos θ − cos θ0)², C = K / sin²θ0, K = 100 kcal/mol/rad², θ0 of the centre,
+ *   or MMFF94's θ0 for the angle's class where that is known (./angles.ts); linear centres E = K (1 + cos θ);
  * - torsions: E = ½ V [1 − cos(n(φ − φ0))] with V of the paper's case divided by the number of dihedrals about the
  *   central bond;
  * - inversions at planar centres (X_2, X_R with three neighbours): E = K_I (1 − cos ψ), K_I = 40 kcal/mol shared
@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { naturalAngle } from "./angles.ts";
 import { naturalBondLength } from "./bond_lengths.ts";
 import type { MolGraph } from "./graph.ts";
 import { pairKey } from "./graph.ts";
@@ -29,8 +30,10 @@ import {
   ONE_FOUR_VDW_SCALE,
   pairVdw,
   torsionCase,
-  VALENCE,
 } from "./parameters.ts";
+
+/** θ0 from which an angle takes the linear form K(1 + cos θ), degrees (MMFF94's linear centres have 180°). */
+const LINEAR_ANGLE = 175;
 
 /** Harmonic bonds. */
 export interface BondTerms {
@@ -89,15 +92,26 @@ export interface ForceField {
  * ```
  */
 export function buildForceField(g: MolGraph, types: readonly DreidingType[]): ForceField {
+  const angles = angleTerms(g, types);
   return {
     atomCount: g.atoms.length,
     types,
     bonds: bondTerms(g, types),
-    angles: angleTerms(g, types),
+    angles,
     torsions: torsionTerms(g, types),
-    inversions: inversionTerms(g, types),
+    inversions: inversionTerms(g, types, angleSums(g, angles)),
     pairs: pairTerms(g, types),
   };
+}
+
+/** Sum of the equilibrium angles at each atom, degrees. */
+function angleSums(g: MolGraph, angles: AngleTerms): Float64Array {
+  const sums = new Float64Array(g.atoms.length);
+  for (let m = 0; m < angles.c.length; m++) {
+    const j = angles.atoms[3 * m + 1]!;
+    sums[j] = sums[j]! + (angles.linear[m] ? 180 : (Math.acos(angles.cos0[m]!) * 180) / Math.PI);
+  }
+  return sums;
 }
 
 function bondTerms(g: MolGraph, types: readonly DreidingType[]): BondTerms {
@@ -121,11 +135,11 @@ function angleTerms(g: MolGraph, types: readonly DreidingType[]): AngleTerms {
   const cos0: number[] = [];
   const linear: number[] = [];
   g.neighbors.forEach((nbrs, j) => {
-    const theta = VALENCE[types[j]!].theta;
-    const isLinear = theta >= 179.999;
-    const rad = (theta * Math.PI) / 180;
     for (let a = 0; a < nbrs.length; a++) {
       for (let b = a + 1; b < nbrs.length; b++) {
+        const theta = naturalAngle(g, types, nbrs[a]!, j, nbrs[b]!);
+        const isLinear = theta >= LINEAR_ANGLE;
+        const rad = (theta * Math.PI) / 180;
         list.push(nbrs[a]!, j, nbrs[b]!);
         linear.push(isLinear ? 1 : 0);
         c.push(isLinear ? ANGLE_FORCE_CONSTANT : ANGLE_FORCE_CONSTANT / Math.sin(rad) ** 2);
@@ -172,12 +186,21 @@ function torsionTerms(g: MolGraph, types: readonly DreidingType[]): TorsionTerms
   };
 }
 
-function inversionTerms(g: MolGraph, types: readonly DreidingType[]): InversionTerms {
+/**
+ * Below this sum of its three equilibrium angles (degrees) a trivalent non-aromatic nitrogen typed N_R is
+ * pyramidal in MMFF94's structures (anilines, sulfonamides: about 340°), so it gets no planar inversion term;
+ * amide nitrogens (about 360°) keep it.
+ */
+const PLANAR_ANGLE_SUM = 350;
+
+function inversionTerms(g: MolGraph, types: readonly DreidingType[], angleSum: Float64Array): InversionTerms {
   const list: number[] = [];
   const k: number[] = [];
   g.neighbors.forEach((nbrs, i) => {
     const h = hybridOf(types[i]!);
     if ((h !== "2" && h !== "R") || nbrs.length !== 3) return;
+    const atom = g.atoms[i]!;
+    if (atom.symbol === "N" && !atom.aromatic && angleSum[i]! < PLANAR_ANGLE_SUM) return;
     const [a, b, c] = nbrs as [number, number, number];
     for (const [j, m, l] of [[a, b, c], [b, c, a], [c, a, b]] as const) {
       list.push(i, j, m, l);
@@ -236,4 +259,18 @@ function pairTerms(g: MolGraph, types: readonly DreidingType[]): PairTerms {
     }
   }
   return { atoms: Int32Array.from(list), r0: Float64Array.from(r0), d0: Float64Array.from(d0) };
+}
+
+/**
+ * The natural length R0 of the bond between two atoms, Å (NaN when they are not bonded).
+ *
+ * @example
+ * ```ts
+ * const r0 = naturalLengths(graph, ff); r0(0, 1); // 1.508 for ethane's C–C
+ * ```
+ */
+export function naturalLengths(g: MolGraph, ff: ForceField): (a: number, b: number) => number {
+  const lengths = new Map<string, number>();
+  g.bonds.forEach((bond, m) => lengths.set(pairKey(bond.a, bond.b), ff.bonds.r0[m]!));
+  return (a, b) => lengths.get(pairKey(a, b)) ?? Number.NaN;
 }

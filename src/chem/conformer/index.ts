@@ -12,7 +12,7 @@
  */
 import { ChemError } from "../../errors.ts";
 import { type EnergyBreakdown, energyBreakdown } from "./energy.ts";
-import { buildForceField, type ForceField } from "./forcefield.ts";
+import { buildForceField, type ForceField, naturalLengths } from "./forcefield.ts";
 import type { MolGraph } from "./graph.ts";
 import { prepareMolecule } from "./molecule.ts";
 import type { MinimizeResult } from "./optimizer.ts";
@@ -20,12 +20,25 @@ import type { DreidingType } from "./parameters.ts";
 import { MAX_ATTEMPTS, runAttempts } from "./pipeline.ts";
 import { type StereoTargets, stereoTargets } from "./stereo.ts";
 import { assignTypes } from "./typing.ts";
-import { toXyz } from "./xyz.ts";
+import { toSdf, toXyz } from "./xyz.ts";
 
-export { DREIDING_REFERENCE } from "./parameters.ts";
+export { ANGLE_FORCE_CONSTANT, DREIDING_REFERENCE } from "./parameters.ts";
 export { BOND_LENGTH_ROWS, MMFF94_REFERENCE } from "./bond_lengths.ts";
 export type { DreidingType } from "./parameters.ts";
 export type { EnergyBreakdown } from "./energy.ts";
+
+/**
+ * The structure as one SDF record (molfile with bonds, charges and the XYZ's coordinates and atom order; title
+ * line the SMILES, an `energy_kcal_mol` data item).
+ *
+ * @example
+ * ```ts
+ * conformerSdf(generate3d("CCO")).endsWith("$$$$\n"); // true
+ * ```
+ */
+export function conformerSdf(c: Conformer3D): string {
+  return toSdf(c.graph, c.coordinates, c.smiles, `E=${c.energy.toFixed(4)} kcal/mol (DREIDING)`, c.energy);
+}
 
 /** Largest molecule accepted, heavy (non-hydrogen) atoms. */
 export const MAX_3D_HEAVY_ATOMS = 200;
@@ -59,6 +72,8 @@ export interface Conformer3D {
   readonly smiles: string;
   /** XYZ text: atom count, comment (SMILES and energy), then element and x y z in Å. */
   readonly xyz: string;
+  /** The molecular graph the coordinates belong to (atoms in XYZ order), for other output formats. */
+  readonly graph: MolGraph;
   /** Element symbol per atom, hydrogens included, in RDKit atom order (heavy atoms first). */
   readonly elements: readonly string[];
   /** DREIDING atom type per atom. */
@@ -107,15 +122,20 @@ export function generate3d(smiles: string, options: Generate3dOptions = {}): Con
   const timeLimit = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
   const deadline = now() + timeLimit;
   const maxHeavy = Math.min(options.maxHeavyAtoms ?? MAX_3D_HEAVY_ATOMS, MAX_3D_HEAVY_ATOMS);
+  // Checked between the steps that cannot be interrupted (the 2D layout, building the terms) and every
+  // minimisation step, so the call answers COMPUTATION_TIMEOUT itself rather than being cut off.
+  const checkClock = () => {
+    if (now() > deadline) throw timeout(timeLimit);
+  };
   const { graph, layout } = prepareMolecule(smiles, maxHeavy);
+  checkClock();
   const ff = buildForceField(graph, assignTypes(graph));
-  const targets = stereoTargets(graph);
+  const targets = stereoTargets(graph, naturalLengths(graph, ff));
+  checkClock();
   const outcome = runAttempts({ graph, ff, layout, targets }, {
     maxIterations: Math.min(options.maxIterations ?? DEFAULT_MAX_ITERATIONS, MAX_ITERATIONS_LIMIT),
     tolerance: options.rmsGradientTolerance ?? RMS_GRADIENT_TOLERANCE,
-    onIteration: () => {
-      if (now() > deadline) throw timeout(timeLimit);
-    },
+    onIteration: checkClock,
   });
   if (!outcome.best) {
     throw new ChemError(
@@ -132,7 +152,7 @@ function timeout(limitMs: number): ChemError {
   return new ChemError(
     "COMPUTATION_TIMEOUT",
     `3D generation exceeded its ${limitMs} ms time limit; try a smaller molecule or a lower max_iterations.`,
-    { time_limit_ms: limitMs },
+    { limit_ms: limitMs },
   );
 }
 
@@ -151,6 +171,7 @@ function assemble(
   return {
     smiles,
     xyz: toXyz(elements, final.x, comment),
+    graph,
     elements,
     atomTypes: ff.types,
     coordinates: final.x,

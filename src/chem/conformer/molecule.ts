@@ -16,8 +16,14 @@ export interface PreparedMolecule {
   readonly layout: readonly (readonly [number, number] | null)[];
 }
 
-/** Depictors tried in order: CoordGen (draws macrocycles as rings), then RDKit's own. */
-const LAYOUT_ENGINES = [true, false] as const;
+/**
+ * Largest ring CoordGen is asked to draw. CoordGen draws macrocycles as rings, but its time grows steeply and
+ * unevenly with ring size and cannot be interrupted (one WebAssembly call): measured on one core, a bare
+ * 26-membered ring 0.17 s, 31 atoms 1.1 s, 38 atoms 34 s. Cyclosporin A (a 33-membered ring) took 0.4 s. Above
+ * this size RDKit's own depictor (a few ms; rings as regular polygons) draws the template instead, so the layout
+ * never outlasts the call's time limit.
+ */
+export const MAX_COORDGEN_RING = 24;
 
 /**
  * Parses a SMILES (heavy-atom limit `maxHeavyAtoms`), lays it out in 2D and adds hydrogens.
@@ -33,7 +39,7 @@ export function prepareMolecule(smiles: string, maxHeavyAtoms: number): Prepared
 }
 
 function readMolecule(mol: Mol): PreparedMolecule {
-  const layout: ([number, number] | null)[] = layout2d(mol);
+  const layout: ([number, number] | null)[] = layout2d(mol, largestRing(mol) <= MAX_COORDGEN_RING);
   if (!mol.add_hs_in_place()) {
     throw new ChemError("EMBEDDING_FAILED", "RDKit could not add hydrogens to this molecule.");
   }
@@ -42,9 +48,16 @@ function readMolecule(mol: Mol): PreparedMolecule {
   return { graph, layout };
 }
 
-/** One [x, y] per atom from the first depictor that gives finite coordinates. */
-function layout2d(mol: Mol): [number, number][] {
-  for (const useCoordGen of LAYOUT_ENGINES) {
+/** Atoms in the largest ring of RDKit's ring perception (0 without rings). */
+function largestRing(mol: Mol): number {
+  const doc = JSON.parse(mol.get_json()) as { molecules: { extensions?: { atomRings?: number[][] }[] }[] };
+  const rings = doc.molecules[0]?.extensions?.flatMap((e) => e.atomRings ?? []) ?? [];
+  return rings.reduce((n, ring) => Math.max(n, ring.length), 0);
+}
+
+/** One [x, y] per atom from the first depictor that gives finite coordinates (CoordGen first when allowed). */
+function layout2d(mol: Mol, coordGen: boolean): [number, number][] {
+  for (const useCoordGen of coordGen ? [true, false] : [false]) {
     mol.set_new_coords(useCoordGen);
     const coords = molblockCoordinates(mol.get_molblock());
     if (coords.every((p) => Number.isFinite(p[0]) && Number.isFinite(p[1]))) return coords;

@@ -8,7 +8,9 @@
  * 4. unrestrained DREIDING minimisation, whose result is reported;
  * 5. checks: every stereo element as the SMILES says (./stereo.ts) and no tangle (./quality.ts).
  *
- * An attempt failing step 5 is repeated with a different deterministic jitter seed; among attempts with correct
+ * An attempt failing step 5 is repeated from a start that really differs: another deterministic seed, every atom
+ * of the placement moved by up to {@link RETRY_SHAKE} Å per earlier attempt and a wider spread in the fourth
+ * dimension, so a retry does not slide back into the basin that failed; among attempts with correct
  * stereochemistry the lowest DREIDING energy wins. When the time limit strikes during a retry, the best finished
  * attempt is returned instead of the timeout error.
  *
@@ -27,8 +29,10 @@ import { checkStereo, type StereoTargets } from "./stereo.ts";
 
 /** Attempts (different jitter seeds) before giving up. */
 export const MAX_ATTEMPTS = 4;
-/** Spread of the initial fourth coordinate, Å. */
+/** Spread of the initial fourth coordinate on the first attempt, Å (grows by this much per retry). */
 const W_AMPLITUDE = 1.0;
+/** Largest random displacement of each placed atom per earlier attempt, Å (about half a bond). */
+export const RETRY_SHAKE = 0.6;
 /** Set-up stages stop at this RMS gradient, kcal/mol/Å (they only need to reach the right basin). */
 const SETUP_TOLERANCE = 0.5;
 /** Step cap of each set-up stage. */
@@ -115,8 +119,11 @@ function runAttempt(
 ): AttemptResult {
   const { graph, ff, layout, targets } = input;
   const placed = initialCoordinates(graph, ff.types, layout, targets, attempt);
+  const rand = seededRandom(1000 + attempt);
+  const shake = RETRY_SHAKE * (attempt - 1);
+  for (let i = 0; i < placed.length; i++) placed[i] = placed[i]! + shake * (2 * rand() - 1);
   const cap = Math.min(s.maxIterations, SETUP_MAX_ITERATIONS);
-  const relaxed = relax4d(model, placed, seededRandom(1000 + attempt), W_AMPLITUDE, cap, s.onIteration);
+  const relaxed = relax4d(model, placed, rand, W_AMPLITUDE * attempt, cap, s.onIteration);
   const setup = setupStage(ff, targets, relaxed.x, cap, s.onIteration);
   const final = dreidingStage(ff, setup.x, s);
   return { final, iterations: relaxed.iterations + setup.iterations + final.iterations };

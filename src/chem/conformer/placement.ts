@@ -153,7 +153,7 @@ function placeHydrogens(
 
 /** True when the centre's signed volume already has the requested sign. */
 function handIsRight(x: Float64Array, t: TetraTarget): boolean {
-  return t.sign * signedVolume(x, t.centre, t.atoms[0], t.atoms[1], t.atoms[2]) > 0;
+  return t.sign * signedVolume(x, t.apex, t.atoms[0], t.atoms[1], t.atoms[2]) > 0;
 }
 
 /** Changes the hand of a centre by moving only its hydrogens. */

@@ -27,31 +27,87 @@ export function toXyz(elements: readonly string[], x: Float64Array, comment: str
   return `${lines.join("\n")}\n`;
 }
 
+/** Largest atom or bond count a V2000 counts line holds; larger molecules are written as V3000. */
+const V2000_LIMIT = 999;
+
 /**
- * Formats a V2000 molfile with 3D coordinates, charges, isotopes and Kekulé bond orders (aromatic bonds as RDKit's
- * Kekulé form). Limited to 999 atoms and bonds, the V2000 field width.
+ * Formats a molfile with 3D coordinates, formal charges, isotopes and Kekulé bond orders (aromatic bonds as
+ * RDKit's Kekulé form), in the atom order of the graph (the XYZ order). The header's dimension code is `3D` and the
+ * chiral flag is set when the molecule has specified stereocentres, so readers perceive R/S and E/Z from the
+ * coordinates as absolute (CTfile formats, BIOVIA 2020). V2000 up to 999 atoms and bonds, else V3000.
  *
  * @example
  * ```ts
  * const molblock = toMolBlock(graph, coords, "ethanol");
  * ```
  */
-export function toMolBlock(g: MolGraph, x: Float64Array, title = ""): string {
+export function toMolBlock(g: MolGraph, x: Float64Array, title = "", comment = ""): string {
+  // Header line 2: user (2), program (8), date (10), then the dimension code in columns 21–22.
+  const lines = [oneLine(title), `  ${"chem-mcp".padEnd(8)}${" ".repeat(10)}3D`, oneLine(comment)];
+  const chiral = g.atoms.some((a) => a.chiral !== null) ? 1 : 0;
+  const body = g.atoms.length > V2000_LIMIT || g.bonds.length > V2000_LIMIT
+    ? v3000(g, x, chiral)
+    : v2000(g, x, chiral);
+  return `${[...lines, ...body, "M  END"].join("\n")}\n`;
+}
+
+/**
+ * One SDF record: the molfile, an `energy_kcal_mol` data item and the `$$$$` terminator.
+ *
+ * @example
+ * ```ts
+ * toSdf(graph, coords, "CCO", "E=1.2345 kcal/mol (DREIDING)", 1.2345);
+ * ```
+ */
+export function toSdf(g: MolGraph, x: Float64Array, title: string, comment: string, energy: number): string {
+  return `${toMolBlock(g, x, title, comment)}> <energy_kcal_mol>\n${energy.toFixed(4)}\n\n$$$$\n`;
+}
+
+/** CTfile charge codes of the V2000 atom block (0 for none or out of range). */
+const CHARGE_CODE: Readonly<Record<number, number>> = { 3: 1, 2: 2, 1: 3, [-1]: 5, [-2]: 6, [-3]: 7 };
+
+function v2000(g: MolGraph, x: Float64Array, chiral: number): string[] {
   const pad = (v: number | string, w: number) => String(v).padStart(w);
-  const lines = [title.replace(/[\r\n]+/g, " "), "  chem-mcp      3D", ""];
-  lines.push(`${pad(g.atoms.length, 3)}${pad(g.bonds.length, 3)}  0  0  0  0  0  0  0  0999 V2000`);
+  const lines = [
+    `${pad(g.atoms.length, 3)}${pad(g.bonds.length, 3)}  0  0${pad(chiral, 3)}  0  0  0  0  0999 V2000`,
+  ];
   g.atoms.forEach((atom, i) => {
     const c = [x[3 * i]!, x[3 * i + 1]!, x[3 * i + 2]!].map((v) => pad(fixed(v), 10)).join("");
-    lines.push(`${c} ${atom.symbol.padEnd(3)} 0  0  0  0  0  0  0  0  0  0  0  0`);
+    const charge = CHARGE_CODE[atom.charge] ?? 0;
+    lines.push(`${c} ${atom.symbol.padEnd(3)} 0${pad(charge, 3)}  0  0  0  0  0  0  0  0  0  0`);
   });
   for (const bond of g.bonds) {
-    const order = bond.kekule >= 1 && bond.kekule <= 3 ? bond.kekule : 8;
-    lines.push(`${pad(bond.a + 1, 3)}${pad(bond.b + 1, 3)}${pad(order, 3)}  0`);
+    lines.push(`${pad(bond.a + 1, 3)}${pad(bond.b + 1, 3)}${pad(bondType(bond.kekule), 3)}  0`);
   }
   propertyLines(lines, "CHG", g.atoms.map((a) => a.charge));
   propertyLines(lines, "ISO", g.atoms.map((a) => a.isotope));
-  lines.push("M  END");
-  return `${lines.join("\n")}\n`;
+  return lines;
+}
+
+function v3000(g: MolGraph, x: Float64Array, chiral: number): string[] {
+  const lines = ["  0  0  0     0  0            999 V3000", "M  V30 BEGIN CTAB"];
+  lines.push(`M  V30 COUNTS ${g.atoms.length} ${g.bonds.length} 0 0 ${chiral}`, "M  V30 BEGIN ATOM");
+  g.atoms.forEach((atom, i) => {
+    const extra = (atom.charge !== 0 ? ` CHG=${atom.charge}` : "") +
+      (atom.isotope !== 0 ? ` MASS=${atom.isotope}` : "");
+    const c = [x[3 * i]!, x[3 * i + 1]!, x[3 * i + 2]!].map(fixed).join(" ");
+    lines.push(`M  V30 ${i + 1} ${atom.symbol} ${c} 0${extra}`);
+  });
+  lines.push("M  V30 END ATOM", "M  V30 BEGIN BOND");
+  g.bonds.forEach((bond, m) =>
+    lines.push(`M  V30 ${m + 1} ${bondType(bond.kekule)} ${bond.a + 1} ${bond.b + 1}`)
+  );
+  lines.push("M  V30 END BOND", "M  V30 END CTAB");
+  return lines;
+}
+
+/** CTfile bond type: the Kekulé order, or 8 ("any") for RDKit's zero-order bonds, which CTfiles cannot state. */
+function bondType(kekule: number): number {
+  return kekule >= 1 && kekule <= 3 ? kekule : 8;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/[\r\n]+/g, " ");
 }
 
 /** Appends `M  CHG`/`M  ISO` lines (8 entries per line) for the non-zero values. */

@@ -1,0 +1,145 @@
+/**
+ * Writes src/chem/data/mmff_geometry.ts, the equilibrium angles generate_3d takes from MMFF94 structures
+ * (src/chem/conformer/angles.ts): for every angle class (environments of the three atoms and the ring through
+ * them) and its two coarser fallbacks, the mean angle of that class in RDKit's ETKDG + MMFF94 structures
+ * (Halgren, J. Comput. Chem. 1996, 17, 490–519) of tests/data/reference/geometry.json, written by
+ * scripts/reference/geometry.py.
+ *
+ * Only the molecules outside the subset that tests/reference/generate_3d_test.ts compares (ciSubset: all drugs
+ * and every third validation molecule) enter the table, so that test measures the angles on structures the table
+ * never saw. A class seen fewer than MIN_ANGLES times is left out; its angles fall back to the coarser key.
+ *
+ * The rest of the force field (DREIDING's Lennard-Jones 1-4 contacts above all) opens some angles beyond their
+ * θ0, so the mean angle alone leaves a bias of a few degrees in some classes. REFINE_ROUNDS rounds therefore build
+ * the same training molecules with generate_3d and move each θ0 the table used by the mean difference between
+ * generate_3d's angle and MMFF94's over the angles that took it (a fixed-point correction towards MMFF94's mean
+ * geometry; still only the training molecules). The same rounds shift the natural length of every bond class
+ * (environments and order) with MIN_BONDS training bonds by its mean difference from MMFF94's lengths; shifts
+ * under 0.005 Å are dropped.
+ *
+ * Usage: deno run -A scripts/mmff_geometry.ts [--rounds 2]
+ *
+ * @module
+ */
+import { writeFileSync } from "node:fs";
+import { loadTestRDKit } from "../tests/helpers/rdkit.ts";
+import { prepareMolecule } from "../src/chem/conformer/molecule.ts";
+import { assignTypes } from "../src/chem/conformer/typing.ts";
+import process from "node:process";
+import { angleKeys } from "../src/chem/conformer/angles.ts";
+import { generate3d } from "../src/chem/conformer/index.ts";
+import { angleDegrees } from "../src/chem/conformer/quality.ts";
+import { BOND_LENGTH_SHIFTS, MMFF_ANGLES } from "../src/chem/data/mmff_geometry.ts";
+import { bondShiftKey } from "../src/chem/conformer/bond_lengths.ts";
+import { distance } from "../src/chem/conformer/quality.ts";
+import { ciSubset, geometryFixture } from "../tests/reference/generate_3d_suite.ts";
+
+const FIXTURE = "tests/data/reference/geometry.json";
+const OUT = "src/chem/data/mmff_geometry.ts";
+/** Fewest angles a class needs to enter the table. */
+const MIN_ANGLES = 3;
+/** Fewest bonds a bond class needs for a length shift. */
+const MIN_BONDS = 5;
+/** Rounds of the θ0 correction against generate_3d's own structures. */
+const REFINE_ROUNDS = Number(process.argv[process.argv.indexOf("--rounds") + 1] ?? 2) || 0;
+
+await loadTestRDKit();
+const all = geometryFixture().molecules;
+const heldOut = new Set(ciSubset(all).map((m) => m.id));
+const seen = new Map<string, number[]>();
+let skipped = 0;
+const training = all.filter((m) => !heldOut.has(m.id));
+for (const m of training) {
+  const { graph } = prepareMolecule(m.smiles, 200);
+  if (graph.atoms.length !== m.atoms) {
+    skipped++;
+    continue;
+  }
+  const types = assignTypes(graph);
+  for (const [i, j, k, theta] of m.angles) {
+    for (const key of angleKeys(graph, types, i, j, k)) {
+      let list = seen.get(key);
+      if (!list) seen.set(key, list = []);
+      list.push(theta);
+    }
+  }
+}
+const counts = new Map<string, number>();
+const table = MMFF_ANGLES as Record<string, number>;
+for (const key of Object.keys(table)) delete table[key];
+for (const [key, list] of seen) {
+  if (list.length < MIN_ANGLES) continue;
+  table[key] = list.reduce((a, b) => a + b, 0) / list.length;
+  counts.set(key, list.length);
+}
+const shifts = BOND_LENGTH_SHIFTS as Record<string, number>;
+for (const key of Object.keys(shifts)) delete shifts[key];
+const bondCounts = new Map<string, number>();
+for (let round = 1; round <= REFINE_ROUNDS; round++) {
+  const bias = new Map<string, [number, number]>();
+  const bondBias = new Map<string, [number, number]>();
+  for (const m of training) {
+    const c = generate3d(m.smiles);
+    const types = [...c.atomTypes];
+    m.bonds.forEach(([a, b, length], n) => {
+      const key = bondShiftKey(c.graph, types, c.graph.bonds[n]!);
+      const acc = bondBias.get(key) ?? [0, 0];
+      acc[0] += distance(c.coordinates, a, b) - length;
+      acc[1]++;
+      bondBias.set(key, acc);
+    });
+    for (const [i, j, k, theta] of m.angles) {
+      const key = angleKeys(c.graph, types, i, j, k).find((key) => table[key] !== undefined);
+      if (key === undefined) continue;
+      const b = bias.get(key) ?? [0, 0];
+      b[0] += angleDegrees(c.coordinates, i, j, k) - theta;
+      b[1]++;
+      bias.set(key, b);
+    }
+  }
+  for (const [key, [sum, n]] of bondBias) {
+    if (n < MIN_BONDS) continue;
+    shifts[key] = (shifts[key] ?? 0) + sum / n;
+    bondCounts.set(key, n);
+  }
+  let moved = 0;
+  for (const [key, [sum, n]] of bias) {
+    table[key] = table[key]! - sum / n;
+    moved += Math.abs(sum / n) * n;
+  }
+  console.log(
+    `round ${round}: mean |θ0 shift| ${
+      (moved / [...bias.values()].reduce((a, b) => a + b[1], 0)).toFixed(3)
+    }°`,
+  );
+}
+const rows = [...counts.entries()]
+  .map(([key, n]) => [key, Math.round(10 * table[key]!) / 10, n] as const)
+  .sort((a, b) => a[0].localeCompare(b[0]));
+const lines = [
+  "// Generated by scripts/mmff_geometry.ts — do not edit. Provenance: src/chem/conformer/angles.ts.",
+  "// Mean angle per class in RDKit 2022.09's ETKDG + MMFF94 structures (Halgren, J. Comput. Chem. 1996, 17,",
+  `// 490-519) of ${FIXTURE}, ${
+    all.length - heldOut.size
+  } molecules outside the tested subset; ${rows.length} classes.`,
+  "",
+  "/** θ0 in degrees by class key (`end centre end rN`, `element centre element rN`, `centre rN`). */",
+  "export const MMFF_ANGLES: Readonly<Record<string, number>> = {",
+  ...rows.map(([key, theta, n]) => `  ${JSON.stringify(key)}: ${theta.toFixed(1)}, // ${n}`),
+  "};",
+  "",
+  "/**",
+  " * Å subtracted from a bond class's natural length (key `environment environment order`, ./bond_lengths.ts),",
+  " * where generate_3d's bonds of the class came out longer or shorter than MMFF94's by 0.005 Å or more.",
+  " */",
+  "export const BOND_LENGTH_SHIFTS: Readonly<Record<string, number>> = {",
+  ...[...bondCounts.entries()]
+    .map(([key, n]) => [key, Math.round(1000 * shifts[key]!) / 1000, n] as const)
+    .filter(([, shift]) => Math.abs(shift) >= 0.005)
+    .sort((a, b) => a[0].localeCompare(b[0]))
+    .map(([key, shift, n]) => `  ${JSON.stringify(key)}: ${shift.toFixed(3)}, // ${n}`),
+  "};",
+  "",
+];
+writeFileSync(OUT, lines.join("\n"));
+console.log(`${rows.length} classes of ${seen.size} written to ${OUT}; ${skipped} molecules skipped`);

@@ -1,0 +1,124 @@
+/**
+ * Angle-specific equilibrium angles θ0 where DREIDING's one angle per centre type is known to be off.
+ *
+ * DREIDING (Mayo, Olafson & Goddard, J. Phys. Chem. 1990, 94, 8897) gives every angle at a centre the centre
+ * type's θ0, whatever the ends and rings: 109.47° in a cyclopropane or cyclobutane, 120° inside a furan, 180° at
+ * a perchlorate chlorine (DREIDING has only a terminal chlorine). MMFF94 (T. A. Halgren, J. Comput. Chem. 1996,
+ * 17, 490–519, parameter file MMFFANG.PAR) sets θ0 per triple of MMFF94 atom types, with its own angle types for
+ * three- and four-membered rings, and an empirical rule where the file has no entry.
+ *
+ * Here an angle is classed by the environments of its three atoms (./bond_lengths.ts `environment`: the DREIDING
+ * type, with sulfonyl, sulfinyl and phosphoryl S and P and formal charges apart) and by the size of the
+ * smallest ring through all three (3 to 6; larger rings and chains count as open), and most specifically by the
+ * centre's other neighbours too. A class's θ0 is fitted to MMFF94's structures: the mean angle of the class in
+ * RDKit's ETKDG + MMFF94 structures of the oracle's training molecules (tests/data/reference/geometry.json,
+ * outside the subset the tests compare), then corrected for what the rest of this force field does to the angle
+ * (table in ../data/mmff_geometry.ts, written by scripts/mmff_geometry.ts, which says how). Lookup goes from the most
+ * specific key to the centre alone (same ring size), then to DREIDING's θ0 (60° and 90° inside three- and
+ * four-membered rings).
+ *
+ * @module
+ */
+import { environment } from "./bond_lengths.ts";
+import type { MolGraph } from "./graph.ts";
+import { type DreidingType, VALENCE } from "./parameters.ts";
+import { MMFF_ANGLES } from "../data/mmff_geometry.ts";
+
+/** Citation of MMFF94's angle parameters. */
+export const MMFF94_ANGLE_REFERENCE = "Halgren, J. Comput. Chem. 1996, 17, 490-519 (MMFFANG.PAR)";
+
+/** Rings larger than this count as open chains (their angles are not set by the ring). */
+const LARGEST_RING = 6;
+
+/**
+ * Size of the smallest ring in which i–j–k are three consecutive atoms (3–6), or 0.
+ *
+ * @example
+ * ```ts
+ * angleRing(graph, 1, 0, 2); // 3 for a cyclopropane angle
+ * ```
+ */
+export function angleRing(g: MolGraph, i: number, j: number, k: number): number {
+  return ringAngles(g).get(i < k ? `${i},${j},${k}` : `${k},${j},${i}`) ?? 0;
+}
+
+const RING_ANGLES = new WeakMap<MolGraph, Map<string, number>>();
+
+/** Smallest ring size (3–6) of every angle that lies in one, keyed "end,centre,end" with the smaller end first. */
+function ringAngles(g: MolGraph): Map<string, number> {
+  const cached = RING_ANGLES.get(g);
+  if (cached) return cached;
+  const map = new Map<string, number>();
+  for (const ring of g.rings) {
+    if (ring.length > LARGEST_RING) continue;
+    ring.forEach((j, p) => {
+      const a = ring[(p + ring.length - 1) % ring.length]!;
+      const b = ring[(p + 1) % ring.length]!;
+      const key = a < b ? `${a},${j},${b}` : `${b},${j},${a}`;
+      map.set(key, Math.min(map.get(key) ?? Infinity, ring.length));
+    });
+  }
+  RING_ANGLES.set(g, map);
+  return map;
+}
+
+const ENVIRONMENTS = new WeakMap<MolGraph, string[]>();
+
+/** The environment label of every atom (./bond_lengths.ts), computed once per graph. */
+function environments(g: MolGraph, types: readonly DreidingType[]): string[] {
+  const cached = ENVIRONMENTS.get(g);
+  if (cached) return cached;
+  const list = g.atoms.map((_, i) => environment(g, types, i));
+  ENVIRONMENTS.set(g, list);
+  return list;
+}
+
+/**
+ * The four lookup keys of an angle, most specific first: ends and the centre's other neighbours by environment
+ * (what sits on the centre shifts its angles: the ipso angle of a substituted benzene, H–C–H in CH3 against CH2),
+ * then ends by environment, ends by element, the centre alone; each with the ring size.
+ *
+ * @example
+ * ```ts
+ * angleKeys(graph, types, 1, 0, 2); // e.g. ["H_ C_3 H_ r0 [C_3]", "H_ C_3 H_ r0", "H C_3 H r0", "C_3 r0"]
+ * ```
+ */
+export function angleKeys(
+  g: MolGraph,
+  types: readonly DreidingType[],
+  i: number,
+  j: number,
+  k: number,
+): [string, string, string, string] {
+  const ring = angleRing(g, i, j, k);
+  const env = environments(g, types);
+  const centre = env[j]!;
+  const [a, b] = [env[i]!, env[k]!].sort();
+  const [ea, eb] = [g.atoms[i]!.symbol, g.atoms[k]!.symbol].sort();
+  const others = g.neighbors[j]!.filter((n) => n !== i && n !== k).map((n) => env[n]!).sort();
+  const ends = `${a} ${centre} ${b} r${ring}`;
+  return [`${ends} [${others.join(" ")}]`, ends, `${ea} ${centre} ${eb} r${ring}`, `${centre} r${ring}`];
+}
+
+/**
+ * θ0 of angle i–j–k in degrees (see the module text).
+ *
+ * @example
+ * ```ts
+ * naturalAngle(graph, types, 1, 0, 2); // about 60 in a cyclopropane, 109.47 (DREIDING) for ethane's H–C–H
+ * ```
+ */
+export function naturalAngle(
+  g: MolGraph,
+  types: readonly DreidingType[],
+  i: number,
+  j: number,
+  k: number,
+): number {
+  for (const key of angleKeys(g, types, i, j, k)) {
+    const theta = MMFF_ANGLES[key];
+    if (theta !== undefined) return theta;
+  }
+  const ring = angleRing(g, i, j, k);
+  return ring === 3 ? 60 : ring === 4 ? 90 : VALENCE[types[j]!].theta;
+}
