@@ -1,0 +1,75 @@
+/**
+ * esbuild bundles of the two Node entries (the server, src/runtime/node.ts, and the tool worker,
+ * src/runtime/worker_node.ts), each with everything it imports, its npm dependencies included.
+ *
+ * Node resolves, reads and compiles every ES module of a program before running it, and runs the lexer of
+ * CommonJS packages imported from ES modules; the tsc output of the server is some 85 modules, which made the
+ * Node entry's first answer about 1.4× the floor (bare Node loading RDKit) where the bundle stays within 1.15×
+ * (docs/benchmarks.md, "Cold start"). Each tool worker loads its entry too, so it is bundled for the same reason.
+ *
+ * Two formats: ES modules for the npm package (`npm run build` replaces the tsc output of the two entries, so
+ * `dist/src/runtime/node.js`, the package's `bin`, is the bundle and `dist/src/lib.js` stays the library), and
+ * CommonJS for the single executable (scripts/build_sea.ts), whose main script must be CommonJS.
+ *
+ * Usage: deno run -A scripts/bundle_node.ts   (the last step of `npm run build`)
+ *
+ * @module
+ */
+import process from "node:process";
+import * as esbuild from "esbuild";
+
+/** The Node entries and the file name of each bundle. */
+export const NODE_ENTRIES = [
+  { entry: "src/runtime/node.ts", name: "node" },
+  { entry: "src/runtime/worker_node.ts", name: "worker_node" },
+] as const;
+
+/**
+ * What the bundled CommonJS of RDKit's Emscripten glue expects of its module scope (`require`, `__filename`,
+ * `__dirname`), given to an ES module bundle; the glue only reaches `node:fs` and `node:crypto` through it, and
+ * its own directory is never used since the runtime entry hands it the WebAssembly.
+ */
+const ESM_SCOPE = [
+  'import { createRequire as __createRequire } from "node:module";',
+  'import { fileURLToPath as __fileURLToPath } from "node:url";',
+  "const require = __createRequire(import.meta.url);",
+  "const __filename = __fileURLToPath(import.meta.url);",
+  'const __dirname = __fileURLToPath(new URL(".", import.meta.url));',
+].join("\n");
+
+/**
+ * Bundles the Node entries into `outdir` as `<name>.js` (ES modules) or `<name>.cjs` (CommonJS); resolves with
+ * the written paths.
+ *
+ * @example
+ * ```ts
+ * await bundleNodeEntries("esm", "dist/src/runtime"); // dist/src/runtime/node.js, dist/src/runtime/worker_node.js
+ * ```
+ */
+export async function bundleNodeEntries(format: "esm" | "cjs", outdir: string): Promise<string[]> {
+  const written: string[] = [];
+  for (const { entry, name } of NODE_ENTRIES) {
+    const outfile = `${outdir}/${name}.${format === "esm" ? "js" : "cjs"}`;
+    await esbuild.build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: "node",
+      format,
+      target: "node20",
+      outfile,
+      logLevel: "warning",
+      ...(format === "esm"
+        ? { banner: { js: ESM_SCOPE } }
+        // import.meta.url is only used outside a single executable (to find node_modules and the worker file).
+        : { define: { "import.meta.url": "undefined" } }),
+    });
+    written.push(outfile);
+  }
+  await esbuild.stop();
+  return written;
+}
+
+if (import.meta.main) {
+  const written = await bundleNodeEntries("esm", "dist/src/runtime");
+  process.stderr.write(`bundled ${written.join(", ")}\n`);
+}
