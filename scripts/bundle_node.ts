@@ -18,11 +18,11 @@
 import process from "node:process";
 import * as esbuild from "esbuild";
 
-/** The Node entries and the file name of each bundle. */
+/** The Node entries and the name of each bundle. */
 export const NODE_ENTRIES = [
-  { entry: "src/runtime/node.ts", name: "node" },
-  { entry: "src/runtime/worker_node.ts", name: "worker_node" },
-] as const;
+  { in: "src/runtime/node.ts", out: "node" },
+  { in: "src/runtime/worker_node.ts", out: "worker_node" },
+];
 
 /**
  * What the bundled CommonJS of RDKit's Emscripten glue expects of its module scope (`require`, `__filename`,
@@ -38,8 +38,10 @@ const ESM_SCOPE = [
 ].join("\n");
 
 /**
- * Bundles the Node entries into `outdir` as `<name>.js` (ES modules) or `<name>.cjs` (CommonJS); resolves with
- * the written paths.
+ * Bundles the Node entries into `outdir` and resolves with the paths of the two entry bundles (server first).
+ * As ES modules (`<name>.js`) the code both entries use (tools, chemistry, data tables, dependencies) goes to
+ * one shared chunk beside them, so the package carries it once; as CommonJS (`<name>.cjs`, which has no
+ * chunks) each bundle is whole.
  *
  * @example
  * ```ts
@@ -47,26 +49,23 @@ const ESM_SCOPE = [
  * ```
  */
 export async function bundleNodeEntries(format: "esm" | "cjs", outdir: string): Promise<string[]> {
-  const written: string[] = [];
-  for (const { entry, name } of NODE_ENTRIES) {
-    const outfile = `${outdir}/${name}.${format === "esm" ? "js" : "cjs"}`;
-    await esbuild.build({
-      entryPoints: [entry],
-      bundle: true,
-      platform: "node",
-      format,
-      target: "node20",
-      outfile,
-      logLevel: "warning",
-      ...(format === "esm"
-        ? { banner: { js: ESM_SCOPE } }
-        // import.meta.url is only used outside a single executable (to find node_modules and the worker file).
-        : { define: { "import.meta.url": "undefined" } }),
-    });
-    written.push(outfile);
-  }
+  const extension = format === "esm" ? ".js" : ".cjs";
+  await esbuild.build({
+    entryPoints: NODE_ENTRIES,
+    bundle: true,
+    platform: "node",
+    format,
+    target: "node20",
+    outdir,
+    outExtension: { ".js": extension },
+    logLevel: "warning",
+    ...(format === "esm"
+      ? { splitting: true, chunkNames: "shared-[hash]", banner: { js: ESM_SCOPE } }
+      // import.meta.url is only used outside a single executable (to find node_modules and the worker file).
+      : { define: { "import.meta.url": "undefined" } }),
+  });
   await esbuild.stop();
-  return written;
+  return NODE_ENTRIES.map((entry) => `${outdir}/${entry.out}${extension}`);
 }
 
 if (import.meta.main) {

@@ -6,6 +6,9 @@
 import { serveToolWorker, type WorkerReply, type WorkerRequest } from "../tools/isolation.ts";
 import { TOOLS } from "../tools/registry.ts";
 import { WARM_UP_CALLS } from "../tools/placement.ts";
+import { yieldCoresToProtocolThread } from "./worker_priority.ts";
+
+yieldCoresToProtocolThread();
 
 // The worker global, typed here because this file is checked with the window library like the rest.
 const scope = globalThis as unknown as {

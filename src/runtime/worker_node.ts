@@ -7,9 +7,11 @@ import { parentPort } from "node:worker_threads";
 import { serveToolWorker } from "../tools/isolation.ts";
 import { TOOLS } from "../tools/registry.ts";
 import { WARM_UP_CALLS } from "../tools/placement.ts";
+import { yieldCoresToProtocolThread } from "./worker_priority.ts";
 
 const port = parentPort;
 if (port) {
+  yieldCoresToProtocolThread();
   serveToolWorker(
     { post: (message) => port.postMessage(message), onMessage: (l) => port.on("message", l) },
     TOOLS,
