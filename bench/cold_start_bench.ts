@@ -157,7 +157,7 @@ async function coldStart(): Promise<void> {
       cmd: "node",
       args: ["dist/src/runtime/node.js"],
       cwd: ".",
-      note: `bundle, ${size("dist/src/runtime/node.js")}`,
+      note: "esbuild bundle (entry and shared chunk)",
     },
     {
       name: "single-executable binary (Node SEA)",
