@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import process from "node:process";
 import * as esbuild from "esbuild";
 
@@ -50,6 +51,10 @@ const ESM_SCOPE = [
  */
 export async function bundleNodeEntries(format: "esm" | "cjs", outdir: string): Promise<string[]> {
   const extension = format === "esm" ? ".js" : ".cjs";
+  // Chunk names carry a content hash: a rebuild must not leave the last build's chunks behind.
+  for (const stale of existsSync(outdir) ? readdirSync(outdir) : []) {
+    if (/^shared-\w+\.js$/.test(stale)) rmSync(`${outdir}/${stale}`);
+  }
   await esbuild.build({
     entryPoints: NODE_ENTRIES,
     bundle: true,

@@ -3,12 +3,8 @@
  *
  * @module
  */
-import { serveToolWorker, type WorkerReply, type WorkerRequest } from "../tools/isolation.ts";
-import { TOOLS } from "../tools/registry.ts";
-import { WARM_UP_CALLS } from "../tools/placement.ts";
+import type { WorkerReply, WorkerRequest } from "../tools/isolation.ts";
 import { yieldCoresToProtocolThread } from "./worker_priority.ts";
-
-yieldCoresToProtocolThread();
 
 // The worker global, typed here because this file is checked with the window library like the rest.
 const scope = globalThis as unknown as {
@@ -16,13 +12,12 @@ const scope = globalThis as unknown as {
   onmessage: ((event: MessageEvent<WorkerRequest>) => void) | null;
 };
 
-serveToolWorker(
-  {
-    post: (message) => scope.postMessage(message),
-    onMessage: (listener) => {
-      scope.onmessage = (event) => listener(event.data);
-    },
+// Messages are delivered once this module has been evaluated, its top-level await included.
+yieldCoresToProtocolThread();
+const { serveTools } = await import("../tools/tool_worker.ts");
+serveTools({
+  post: (message) => scope.postMessage(message),
+  onMessage: (listener) => {
+    scope.onmessage = (event) => listener(event.data);
   },
-  TOOLS,
-  WARM_UP_CALLS,
-);
+});

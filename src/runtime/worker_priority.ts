@@ -1,5 +1,6 @@
 /**
- * Scheduling priority of tool-worker threads, shared by both worker entries (Deno and Node provide `node:os`).
+ * Scheduling priority of tool-worker threads, set by both worker entries (Deno and Node provide `node:os`)
+ * before they load the tools (src/tools/tool_worker.ts).
  *
  * @module
  */
