@@ -10,14 +10,23 @@
  *   process's second burst; over stdio and Streamable HTTP, under Deno, Node and the single executable.
  *
  * The host has 2 cores shared with other work, so rounds are interleaved (each round starts every way once, in
- * turn, so a busy moment falls on all of them), and each figure is a median with its range.
+ * turn, so a busy moment falls on all of them), and each figure is a median with its range. The CPU time each
+ * process had used by its first answer (Linux) moves much less with the other work than wall time does.
  *
  * Expects the artefacts of `deno run -A scripts/test.ts --only artifacts` (builds the binary and `npm run build`
  * if missing; the npx rows need the installed tarball in .cache/artifacts/npm).
  * Run: deno run -A bench/cold_start_bench.ts [--rounds 9] [--burst-rounds 5] [--sections start,burst]
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { connect } from "node:net";
 import { resolve } from "node:path";
 import process from "node:process";
@@ -76,22 +85,43 @@ function writeFloor(): { script: string; npxDir: string } {
   return { script, npxDir: dir };
 }
 
-/** Process start to the first line on stdout, ms; waits for the process to exit before resolving. */
-function once(cmd: string, args: string[], cwd: string): Promise<number> {
+/**
+ * CPU time the process has used so far, all its threads, ms (Linux: `/proc/<pid>/task/<tid>/schedstat`, whose
+ * first field is the thread's time on a CPU in ns); NaN where there is no such file.
+ */
+function cpuMs(pid: number): number {
+  try {
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+    }
+    return ns / 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Process start to the first line on stdout, and the CPU time the process had used by then, ms; waits for
+ * the process to exit before resolving.
+ */
+function once(cmd: string, args: string[], cwd: string): Promise<[number, number]> {
   return new Promise((done, fail) => {
     const start = performance.now();
     const child = spawn(cmd, args, { cwd, stdio: ["pipe", "pipe", "ignore"] });
     let ms = NaN;
+    let cpu = NaN;
     let text = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       text += chunk;
       if (!Number.isNaN(ms) || !text.includes("\n")) return;
       ms = performance.now() - start;
+      cpu = cpuMs(child.pid!);
       child.stdin.end();
     });
     child.on("error", fail);
     child.on("close", () => {
-      if (text.includes("CCO")) done(ms);
+      if (text.includes("CCO")) done([ms, cpu]);
       else fail(new Error(`${cmd} ${args.join(" ")}: no answer (${text.slice(0, 200)})`));
     });
     child.stdin.write(`${request(1, FIRST)}\n`);
@@ -187,23 +217,34 @@ async function coldStart(): Promise<void> {
     );
   }
   const times = new Map<string, number[]>(ways.map((way) => [way.name, []]));
+  const cpu = new Map<string, number[]>(ways.map((way) => [way.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const way of ways) times.get(way.name)!.push(await once(way.cmd, way.args, way.cwd));
+    for (const way of ways) {
+      const [wall, used] = await once(way.cmd, way.args, way.cwd);
+      times.get(way.name)!.push(wall);
+      cpu.get(way.name)!.push(used);
+    }
   }
   const floorMedian = spread(times.get(FLOOR)!).median;
+  const floorCpu = spread(cpu.get(FLOOR)!).median;
   console.log(
-    `cold start to the first answered tools/call: median and range of ${ROUNDS} interleaved rounds\n`,
+    `cold start to the first answered tools/call: median and range of ${ROUNDS} interleaved rounds; CPU: ` +
+      "what the process's threads had used by then (npx: npm's process only, so not shown)\n",
   );
-  console.log("| way | median ms | range ms | vs floor | what runs | median vs previous run |");
-  console.log("| --- | ---: | ---: | ---: | --- | ---: |");
+  console.log(
+    "| way | median ms | range ms | vs floor | CPU ms | CPU vs floor | what runs | median vs previous run |",
+  );
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |");
   for (const way of ways) {
     const s = spread(times.get(way.name)!);
     const baseline = way.baseline ? spread(times.get(way.baseline)!).median : floorMedian;
     const ratio = `${(s.median / floorMedian).toFixed(2)}×` +
       (way.baseline ? ` (${(s.median / baseline).toFixed(2)}× ${way.baseline})` : "");
+    const used = way.cmd === "npx" ? NaN : spread(cpu.get(way.name)!).median;
+    const cpuText = Number.isNaN(used) ? "– | –" : `${ms(used)} | ${(used / floorCpu).toFixed(2)}×`;
     figures[way.name] = s.median;
     console.log(
-      `| ${way.name} | ${ms(s.median)} | ${range(s)} | ${ratio} | ${way.note} | ${
+      `| ${way.name} | ${ms(s.median)} | ${range(s)} | ${ratio} | ${cpuText} | ${way.note} | ${
         previous.speedupFromTime(way.name, s.median)
       } |`,
     );
