@@ -40,9 +40,10 @@ const ESM_SCOPE = [
 
 /**
  * Bundles the Node entries into `outdir` and resolves with the paths of the two entry bundles (server first).
- * As ES modules (`<name>.js`) the code both entries use (tools, chemistry, data tables, dependencies) goes to
- * one shared chunk beside them, so the package carries it once; as CommonJS (`<name>.cjs`, which has no
- * chunks) each bundle is whole.
+ * As ES modules (`<name>.js`) the code the entries share (tools, chemistry, dependencies) goes to chunks beside
+ * them, so the package carries it once, and what is imported dynamically (the tools in a worker, the SA
+ * fragment table) to chunks loaded when imported; as CommonJS (`<name>.cjs`, which has no chunks) each bundle
+ * is whole.
  *
  * @example
  * ```ts
