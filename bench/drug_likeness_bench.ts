@@ -9,7 +9,7 @@ import { RDKIT_WASM_PATH } from "../tests/helpers/rdkit.ts";
 import { DRUGS50 } from "../tests/data/drugs50.ts";
 import { calcProperties } from "../src/chem/properties.ts";
 import { brenkCheck, painsCheck } from "../src/chem/alerts.ts";
-import { saFragmentTableDecodeMs, saScoreOfMol } from "../src/chem/sascore.ts";
+import { loadSaFragmentTable, saFragmentTableDecodeMs, saScoreOfMol } from "../src/chem/sascore.ts";
 import { loadPrevious } from "./previous.ts";
 
 await loadRDKit(readFileSync(RDKIT_WASM_PATH));
@@ -17,6 +17,7 @@ await loadRDKit(readFileSync(RDKIT_WASM_PATH));
 const compileStart = performance.now();
 withMol("C", (mol) => [painsCheck(mol), brenkCheck(mol)]);
 const compileMs = performance.now() - compileStart;
+await loadSaFragmentTable();
 withMol("C", saScoreOfMol);
 console.log(
   `one-time: PAINS + Brenk query compilation ${compileMs.toFixed(1)} ms, ` +

@@ -9,7 +9,7 @@ import { loadRDKit } from "../src/chem/rdkit.ts";
 import { RDKIT_WASM_PATH } from "../tests/helpers/rdkit.ts";
 import { findMcs } from "../src/chem/mcs.ts";
 import { bricsDisconnections } from "../src/chem/brics.ts";
-import { saScore } from "../src/chem/sascore.ts";
+import { loadSaFragmentTable, saScore } from "../src/chem/sascore.ts";
 import { fromMolJson, toMolJson } from "../src/chem/moljson.ts";
 import { toCml } from "../src/chem/represent.ts";
 import { type Figures, loadPrevious } from "./previous.ts";
@@ -64,6 +64,7 @@ function time(label: string, fn: () => unknown): number[] {
 
 const t0 = performance.now();
 await loadRDKit(readFileSync(RDKIT_WASM_PATH));
+await loadSaFragmentTable();
 console.log(`RDKit WASM load: ${(performance.now() - t0).toFixed(0)} ms; rounds: ${ROUNDS}\n`);
 
 const mcs = findMcs(BETA_BLOCKERS);

@@ -1,6 +1,6 @@
 /**
  * Builds a self-contained Linux `chem-mcp` executable with Node's single-executable-application support: the Node
- * entry bundled to one CommonJS file by esbuild, the RDKit WebAssembly and the bundled tool-worker script embedded
+ * entry bundled to one CommonJS file by esbuild (scripts/bundle_node.ts), the RDKit WebAssembly and the bundled tool-worker script embedded
  * as SEA assets (read back with `node:sea` `getAsset`), the blob injected into a copy of the running `node` binary
  * with postject.
  *
@@ -16,7 +16,7 @@ import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
 import process from "node:process";
-import * as esbuild from "esbuild";
+import { bundleNodeEntries } from "./bundle_node.ts";
 
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 const require = createRequire(import.meta.url);
@@ -26,25 +26,8 @@ const work = resolve(".cache/sea");
 mkdirSync(work, { recursive: true });
 mkdirSync(dirname(output), { recursive: true });
 
-const bundle = `${work}/chem-mcp.cjs`;
-const workerBundle = `${work}/tool_worker.cjs`;
-for (
-  const [entry, outfile] of [["src/runtime/node.ts", bundle], ["src/runtime/worker_node.ts", workerBundle]]
-) {
-  await esbuild.build({
-    entryPoints: [entry!],
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    outfile,
-    logLevel: "warning",
-    // import.meta.url is only used outside a single executable (to find node_modules and the worker file).
-    define: { "import.meta.url": "undefined" },
-  });
-}
-await esbuild.stop();
-
+// The Node entry and the tool worker as CommonJS bundles: work/node.cjs and work/worker_node.cjs.
+const [bundle, workerBundle] = await bundleNodeEntries("cjs", work);
 const config = `${work}/sea-config.json`;
 const blob = `${work}/sea-prep.blob`;
 writeFileSync(

@@ -2,7 +2,8 @@
  * Runs every check and test under both runtimes and closes with the verdict (scripts/test_report.ts): what was
  * skipped and why, what failed by name, then `N passed, N failed` (`, N skipped` appended when something was).
  *
- *   1. static checks: deno fmt --check, deno lint, deno check, deno publish --dry-run, tsc (the Node build)
+ *   1. static checks: deno fmt --check, deno lint, deno check, deno publish --dry-run, tsc and the esbuild
+ *      bundles of the Node entries (the Node build)
  *   2. the whole suite under Deno (`deno test`)
  *   3. the same suite under Node (`node --test` on the tsc output)
  *   4. the end-to-end suites (stdio, SDK clients, HTTP) against the shipped artefacts: the single-executable
@@ -185,6 +186,8 @@ rmSync("dist", { recursive: true, force: true });
 results.push(
   await check("tsc (Node build)", "node", ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json"]),
 );
+// As `npm run build` ships them, so the Node suite's end-to-end tests run the bundled entries.
+results.push(await check("Node entry bundles", deno, ["run", "-A", "scripts/bundle_node.ts"]));
 const runs = (part: string) => only === undefined || only === part;
 if (runs("deno")) results.push(await denoTests());
 if (runs("node")) results.push(await nodeTests());

@@ -12,12 +12,6 @@
  *
  * @module
  */
-import {
-  SA_FRAGMENT_COUNT,
-  SA_FRAGMENT_DATA,
-  SA_SCORE_SCALE,
-  SA_SCORE_VALUES,
-} from "./data/sa_fragment_scores.ts";
 import { morganGraph, verifiedMorganEnvironments } from "./morgan.ts";
 import { descriptors, type Mol, withMol } from "./rdkit.ts";
 import { ChemError } from "../errors.ts";
@@ -135,9 +129,30 @@ function readVarints(
   return pos;
 }
 
+let tableModule: typeof import("./data/sa_fragment_scores.ts") | undefined;
+
+/**
+ * Loads the fragment table's module (2.8 MB of text) when first needed rather than with this one: the protocol
+ * thread, which never scores (sa_score runs in the tool pool), then does not parse it as the server starts
+ * (docs/decisions.md, "Cold start and first burst"). The scoring functions below need it loaded.
+ *
+ * @example
+ * ```ts
+ * await loadSaFragmentTable();
+ * saScore("CCO");
+ * ```
+ */
+export async function loadSaFragmentTable(): Promise<void> {
+  tableModule ??= await import("./data/sa_fragment_scores.ts");
+}
+
 /** Decodes the fragment table once per process, see scripts/convert_sascore.ts for the layout. */
 function fragmentTable(): FragmentTable {
   if (table) return table;
+  if (!tableModule) {
+    throw new Error("the SA fragment table is not loaded: await loadSaFragmentTable() before scoring");
+  }
+  const { SA_FRAGMENT_COUNT, SA_FRAGMENT_DATA, SA_SCORE_SCALE, SA_SCORE_VALUES } = tableModule;
   const start = performance.now();
   const bytes = base64Bytes(SA_FRAGMENT_DATA);
   const ids = new Uint32Array(SA_FRAGMENT_COUNT);

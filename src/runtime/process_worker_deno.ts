@@ -9,15 +9,9 @@
  *
  * @module
  */
-import {
-  serveToolWorker,
-  type WorkerHandle,
-  type WorkerReply,
-  type WorkerRequest,
-} from "../tools/isolation.ts";
-import { TOOLS } from "../tools/registry.ts";
-import { WARM_UP_CALLS } from "../tools/placement.ts";
+import type { WorkerHandle, WorkerReply, WorkerRequest } from "../tools/isolation.ts";
 import rdkitWasm from "./rdkit_wasm_deno.js";
+import { yieldCoresToProtocolThread } from "./worker_priority.ts";
 
 /** The hidden first argument that makes the program serve as a tool worker on stdin/stdout. */
 export const PROCESS_WORKER_FLAG = "--tool-worker-process";
@@ -112,20 +106,19 @@ async function readLines(stream: ReadableStream<Uint8Array>, onLine: (line: stri
  * this worker), answering on stdout. Nothing else may write to stdout here.
  */
 export async function serveProcessWorker(): Promise<void> {
+  // As in the thread workers: lower the priority before loading the tools, most of a worker's start.
+  yieldCoresToProtocolThread();
+  const { serveTools } = await import("../tools/tool_worker.ts");
   const encoder = new TextEncoder();
   let listener: (message: WorkerRequest) => void = () => {};
   let writing = Promise.resolve();
-  serveToolWorker(
-    {
-      post: (message) => {
-        const bytes = encoder.encode(`${JSON.stringify(message)}\n`);
-        writing = writing.then(() => writeAll(bytes));
-      },
-      onMessage: (l) => (listener = l),
+  serveTools({
+    post: (message) => {
+      const bytes = encoder.encode(`${JSON.stringify(message)}\n`);
+      writing = writing.then(() => writeAll(bytes));
     },
-    TOOLS,
-    WARM_UP_CALLS,
-  );
+    onMessage: (l) => (listener = l),
+  });
   await readLines(Deno.stdin.readable, (line) => {
     const message = JSON.parse(line) as { kind: string };
     listener(message.kind === "init" ? { kind: "init", wasm: rdkitWasm } : message as WorkerRequest);

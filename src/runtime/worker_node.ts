@@ -4,15 +4,13 @@
  * @module
  */
 import { parentPort } from "node:worker_threads";
-import { serveToolWorker } from "../tools/isolation.ts";
-import { TOOLS } from "../tools/registry.ts";
-import { WARM_UP_CALLS } from "../tools/placement.ts";
+import { yieldCoresToProtocolThread } from "./worker_priority.ts";
 
 const port = parentPort;
 if (port) {
-  serveToolWorker(
-    { post: (message) => port.postMessage(message), onMessage: (l) => port.on("message", l) },
-    TOOLS,
-    WARM_UP_CALLS,
+  // The main thread's messages wait in the port until serveTools listens.
+  yieldCoresToProtocolThread();
+  void import("../tools/tool_worker.ts").then(({ serveTools }) =>
+    serveTools({ post: (message) => port.postMessage(message), onMessage: (l) => port.on("message", l) })
   );
 }

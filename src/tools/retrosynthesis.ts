@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { BRICS_MAX_HEAVY_ATOMS, bricsDisconnections } from "../chem/brics.ts";
 import { round } from "../chem/identity.ts";
-import { saScore } from "../chem/sascore.ts";
+import { loadSaFragmentTable, saScore } from "../chem/sascore.ts";
 import { count, givenSmiles, num, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
@@ -103,7 +103,8 @@ export const retrosynthesisTool = defineTool({
     ),
     method: v.pipe(v.string(), v.description("Method and references.")),
   }),
-  run: ({ smiles, max_results }) => {
+  run: async ({ smiles, max_results }) => {
+    await loadSaFragmentTable();
     const result = bricsDisconnections(smiles, (s) => saScore(s).score);
     const all = result.disconnections;
     return {

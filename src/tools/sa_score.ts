@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { round } from "../chem/identity.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
-import { SA_METHOD, SA_SYNTHESIZABLE_BELOW, saScore } from "../chem/sascore.ts";
+import { loadSaFragmentTable, SA_METHOD, SA_SYNTHESIZABLE_BELOW, saScore } from "../chem/sascore.ts";
 import { count, givenSmiles, num, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
@@ -63,7 +63,8 @@ export const saScoreTool = defineTool({
     ),
     method: v.pipe(v.string(), v.description("Method and reference.")),
   }),
-  run: ({ smiles }) => {
+  run: async ({ smiles }) => {
+    await loadSaFragmentTable();
     const s = saScore(smiles);
     return {
       smiles,

@@ -4,6 +4,7 @@ import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { withMol } from "../../src/chem/rdkit.ts";
 import {
   fragmentContribution,
+  loadSaFragmentTable,
   SA_SYNTHESIZABLE_BELOW,
   saFragmentTableDecodeMs,
   saScore,
@@ -14,6 +15,7 @@ import { saScoreTool } from "../../src/tools/sa_score.ts";
 import { ChemError } from "../../src/errors.ts";
 
 await loadTestRDKit();
+await loadSaFragmentTable();
 
 // Reference values of RDKit's SA score implementation: Contrib/SA_Score/data/zim.100.txt (RDKit, BSD-3-Clause),
 // the data of Contrib/SA_Score/UnitTestSAScore.py, which requires agreement to 3 decimals. Columns: SMILES, ZINC id,
@@ -199,10 +201,10 @@ test("saScoreOfMol reuses a parsed molecule and gives the same result as saScore
   assert.deepEqual(withMol(smiles, saScoreOfMol), saScore(smiles));
 });
 
-test("invalid input fails with typed errors", () => {
+test("invalid input fails with typed errors", async () => {
   assert.throws(() => saScore("C1CC"), (e: unknown) => e instanceof ChemError && e.code === "INVALID_SMILES");
-  assert.throws(
-    () => saScoreTool.run({ smiles: "C(C)".repeat(501) }),
+  await assert.rejects(
+    async () => await saScoreTool.run({ smiles: "C(C)".repeat(501) }),
     (e: unknown) => e instanceof ChemError && e.code === "MOLECULE_TOO_LARGE",
   );
 });

@@ -1,0 +1,15 @@
+/**
+ * What a tool worker serves: every tool of the registry, with the placement's warm-up calls. The worker entries
+ * (src/runtime/worker_*.ts) import this module only once they have lowered their thread's priority, so that
+ * loading the tools' code, most of a worker's start, already yields to the protocol thread.
+ *
+ * @module
+ */
+import { serveToolWorker, type WorkerEndpoint } from "./isolation.ts";
+import { WARM_UP_CALLS } from "./placement.ts";
+import { TOOLS } from "./registry.ts";
+
+/** Serves tool calls on `endpoint` (see {@link serveToolWorker}). */
+export function serveTools(endpoint: WorkerEndpoint): void {
+  serveToolWorker(endpoint, TOOLS, WARM_UP_CALLS);
+}
