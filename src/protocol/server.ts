@@ -8,6 +8,7 @@ import * as v from "valibot";
 import { ChemError, ProtocolError } from "../errors.ts";
 import type { Tool } from "../tools/tool.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
+import { isListCall, runList } from "../tools/list.ts";
 import { type Dialect, METHODS, type PinState, resolveDialect } from "./dialect.ts";
 import { toErrorObject } from "./errors.ts";
 import {
@@ -45,6 +46,8 @@ export interface ServerOptions {
    * worker-pool runner (src/tools/isolation.ts) so tools that can run away are stopped at their deadline.
    */
   readonly runTool?: (tool: Tool, args: Record<string, unknown>) => Promise<unknown>;
+  /** Workers behind `runTool`: a list call keeps at most this many chunks in flight (default 1). */
+  readonly workers?: number;
 }
 
 /** How a connection may be pinned: stdio allows both dialects, HTTP the modern one only. */
@@ -134,7 +137,7 @@ export class McpServer {
     if (!args.success) throw argumentError(tool, args.issues, params.arguments, dialect);
     let result: unknown;
     try {
-      result = await (this.#options.runTool?.(tool, args.output) ?? tool.run(args.output));
+      result = await this.#run(tool, args.output);
     } catch (error) {
       if (error instanceof ChemError) {
         if (dialect === "legacy") throw error;
@@ -159,6 +162,12 @@ export class McpServer {
       structuredContent: output.output,
       isError: false,
     };
+  }
+
+  /** A call in place or through `runTool`; a list call as chunks (src/tools/list.ts). */
+  #run(tool: Tool, args: Record<string, unknown>): Promise<unknown> {
+    const run = this.#options.runTool ?? ((t: Tool, a: Record<string, unknown>) => Promise.resolve(t.run(a)));
+    return isListCall(tool, args) ? runList(tool, args, run, this.#options.workers) : run(tool, args);
   }
 
   #findTool(name: unknown, dialect: Dialect): Tool {

@@ -4,7 +4,7 @@
  * @module
  */
 import { serveToolWorker, type WorkerReply, type WorkerRequest } from "../tools/isolation.ts";
-import { TOOLS } from "../tools/registry.ts";
+import { WORKER_TOOLS } from "../tools/registry.ts";
 import { WARM_UP_CALLS } from "../tools/placement.ts";
 
 // The worker global, typed here because this file is checked with the window library like the rest.
@@ -20,6 +20,6 @@ serveToolWorker(
       scope.onmessage = (event) => listener(event.data);
     },
   },
-  TOOLS,
+  WORKER_TOOLS,
   WARM_UP_CALLS,
 );

@@ -5,14 +5,14 @@
  */
 import { parentPort } from "node:worker_threads";
 import { serveToolWorker } from "../tools/isolation.ts";
-import { TOOLS } from "../tools/registry.ts";
+import { WORKER_TOOLS } from "../tools/registry.ts";
 import { WARM_UP_CALLS } from "../tools/placement.ts";
 
 const port = parentPort;
 if (port) {
   serveToolWorker(
     { post: (message) => port.postMessage(message), onMessage: (l) => port.on("message", l) },
-    TOOLS,
+    WORKER_TOOLS,
     WARM_UP_CALLS,
   );
 }

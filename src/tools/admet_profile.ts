@@ -83,5 +83,17 @@ export const admetProfileTool = defineTool({
     heuristic: v.pipe(v.literal(true), v.description("Always true.")),
     method: v.pipe(v.string(), v.description("What the estimates are; full references with DOIs.")),
   }),
+  list: {
+    cap: 1000,
+    columns: [
+      "endpoints.bbb.prediction",
+      "endpoints.caco2.prediction",
+      "endpoints.herg.prediction",
+      "endpoints.cyp3a4.prediction",
+      "endpoints.ames.prediction",
+      "endpoints.ppb.prediction",
+      "endpoints.hepatic_clearance.prediction",
+    ],
+  },
   run: ({ smiles }) => ({ smiles, ...admetProfile(smiles) }),
 });

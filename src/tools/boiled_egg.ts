@@ -28,5 +28,6 @@ export const boiledEggTool = defineTool({
       v.description("Fixed text naming the BOILED-Egg method (2016) and reference."),
     ),
   }),
+  list: { cap: 1000, columns: ["gi_absorbed", "bbb_penetrant", "logp", "tpsa"] },
   run: ({ smiles }) => boiledEgg(smiles),
 });

@@ -53,5 +53,6 @@ export const brenkCheckTool = defineTool({
     smiles: smilesArg(),
   }),
   output: alertOutput("Brenk alert", "Brenk"),
+  list: { cap: 1000, columns: ["passes", "alerts.name"] },
   run: ({ smiles }) => alertResult(smiles, brenkCheckSmiles(smiles, ALERTS_MAX_HEAVY_ATOMS), BRENK_METHOD),
 });

@@ -104,6 +104,24 @@ export const calcPropertiesTool = defineTool({
     ),
     method: v.pipe(v.string(), v.description("Definitions and references.")),
   }),
+  list: {
+    cap: 1000,
+    columns: [
+      "molecular_weight",
+      "exact_mass",
+      "logp",
+      "tpsa",
+      "hbd",
+      "hba",
+      "lipinski_hbd",
+      "lipinski_hba",
+      "rotatable_bonds",
+      "aromatic_rings",
+      "heavy_atoms",
+      "qed",
+      "fragment_count",
+    ],
+  },
   run: ({ smiles }) => {
     const { qed_details: q, ...p } = calcProperties(smiles);
     // QED's MW, ALOGP, HBD, PSA and ROTB are the same descriptors as the top-level fields: given once.

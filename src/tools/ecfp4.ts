@@ -26,6 +26,7 @@ export const ecfp4Tool = defineTool({
     popcount: count("Number of set bits."),
     method: v.pipe(v.string(), v.description("Fingerprint definition and reference.")),
   }),
+  list: { cap: 500, columns: ["popcount", "hex"] },
   run: ({ smiles }) => {
     // The set-bit indices would repeat the hex; the spec's ecfp4 result is the hex plus the popcount.
     const { hex, popcount } = ecfp4(smiles);

@@ -102,6 +102,7 @@ export const generate3dTool = defineTool({
     ),
   }),
   // The engine stops itself at its time limit; the worker deadline is the backstop.
+  list: { cap: 10 },
   isolation: { deadlineMs: () => DEFAULT_TIME_LIMIT_MS + ISOLATION_GRACE_S * 1000 },
   run: ({ smiles, max_iterations }) => {
     const c = generate3d(smiles, { maxIterations: max_iterations });

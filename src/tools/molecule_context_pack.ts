@@ -112,6 +112,7 @@ export const moleculeContextPackTool = defineTool({
       v.pipe(v.string(), v.description("markdown and prompt: the whole pack as Markdown or prompt text.")),
     ),
   }),
+  list: { cap: 10 },
   run: async ({ smiles, format }) => {
     const args = { smiles };
     const pack: ContextPack = {

@@ -19,5 +19,6 @@ export const painsCheckTool = defineTool({
     smiles: smilesArg(),
   }),
   output: alertOutput("PAINS class", "PAINS_A, PAINS_B or PAINS_C"),
+  list: { cap: 1000, columns: ["passes", "alerts.name"] },
   run: ({ smiles }) => alertResult(smiles, painsCheckSmiles(smiles, ALERTS_MAX_HEAVY_ATOMS), PAINS_METHOD),
 });

@@ -22,5 +22,16 @@ export const parseSmilesTool = defineTool({
     molecular_weight: num("Average molecular weight in g/mol (standard atomic weights), 3 decimals."),
     fragment_count: count("Disconnected components, e.g. 2 for '[Na+].[Cl-]'."),
   }),
+  list: {
+    cap: 1000,
+    columns: [
+      "canonical_smiles",
+      "atom_count",
+      "atom_count_with_hydrogens",
+      "bond_count",
+      "molecular_weight",
+      "fragment_count",
+    ],
+  },
   run: ({ smiles }) => ({ smiles, ...summarize(smiles) }),
 });

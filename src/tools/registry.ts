@@ -6,6 +6,7 @@
  */
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { Tool } from "./tool.ts";
+import { chunkToolOf, LIST_ARG, withList } from "./list.ts";
 import { canonicalSmilesTool } from "./canonical_smiles.ts";
 import { ecfp4Tool } from "./ecfp4.ts";
 import { parseSmilesTool } from "./parse_smiles.ts";
@@ -36,8 +37,8 @@ export interface ToolDescriptor {
   readonly outputSchema: Record<string, unknown>;
 }
 
-/** Every tool this release serves, in the order `tools/list` shows them. */
-export const TOOLS: readonly Tool[] = [
+/** Every tool this release serves, in the order `tools/list` shows them, with its list form where it has one. */
+export const TOOLS: readonly Tool[] = ([
   nameToSmilesTool,
   parseSmilesTool,
   canonicalSmilesTool,
@@ -58,7 +59,13 @@ export const TOOLS: readonly Tool[] = [
   moljsonToSmilesTool,
   representationRouterTool,
   moleculeContextPackTool,
-] as unknown as readonly Tool[];
+] as unknown as readonly Tool[]).map(withList);
+
+/** What a tool worker serves: every tool, and the chunk runners of the list forms. */
+export const WORKER_TOOLS: readonly Tool[] = [
+  ...TOOLS,
+  ...TOOLS.flatMap((tool) => chunkToolOf(tool) ?? []),
+];
 
 /**
  * Converts a valibot schema to JSON Schema 2020-12 (self-contained: no `$ref` leaves the document). The
@@ -73,6 +80,19 @@ export function jsonSchemaOf(schema: Tool["input"], typeMode: "input" | "output"
     errorMode: "ignore",
   }) as Record<string, unknown>;
   return rest;
+}
+
+/**
+ * A tool's published `inputSchema`. With a list form, the molecule and `smiles_list` are each optional in the
+ * valibot schema (a check requires exactly one), which JSON Schema says with `oneOf`.
+ */
+function inputSchemaOf(tool: Tool): Record<string, unknown> {
+  const schema = jsonSchemaOf(tool.input, "input");
+  if (!tool.list) return schema;
+  const { required, ...rest } = schema as { required?: string[] };
+  const item = tool.list.item ?? "smiles";
+  const oneOf = [{ required: [item] }, { required: [LIST_ARG] }];
+  return { ...rest, ...(required?.length ? { required } : {}), oneOf };
 }
 
 /**
@@ -101,7 +121,7 @@ export class ToolRegistry {
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: jsonSchemaOf(tool.input, "input"),
+      inputSchema: inputSchemaOf(tool),
       outputSchema: jsonSchemaOf(tool.output, "output"),
     }));
   }

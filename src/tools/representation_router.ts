@@ -46,6 +46,7 @@ export const representationRouterTool = defineTool({
     matched: v.pipe(v.nullable(v.string()), v.description("Text of the task that triggered a keyword rule.")),
     heuristic: v.pipe(v.literal(true), v.description("Always true: documented rules, not a benchmark.")),
   }),
+  list: { cap: 100 },
   run: ({ smiles, task, task_kind }) => ({
     smiles,
     ...chooseRepresentation({ smiles, task, task_kind }),

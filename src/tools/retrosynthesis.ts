@@ -102,6 +102,7 @@ export const retrosynthesisTool = defineTool({
     ),
     method: v.pipe(v.string(), v.description("Method and references.")),
   }),
+  list: { cap: 50 },
   run: ({ smiles, max_results }) => {
     const result = bricsDisconnections(smiles, (s) => saScore(s).score);
     const all = result.disconnections;

@@ -62,6 +62,7 @@ export const saScoreTool = defineTool({
     ),
     method: v.pipe(v.string(), v.description("Method and reference.")),
   }),
+  list: { cap: 1000, columns: ["sa_score", "synthesizable"] },
   run: ({ smiles }) => {
     const s = saScore(smiles);
     return {

@@ -52,6 +52,7 @@ export const smartsMatchTool = defineTool({
     ),
     truncated: v.pipe(v.boolean(), v.description("True when the search stopped at max_matches.")),
   }),
+  list: { cap: 1000, columns: ["matched", "match_count", "truncated"] },
   isolation: { deadlineMs: ({ timeout_seconds }) => timeout_seconds * 1000 },
   run: ({ smiles, smarts, max_matches }) => ({ smiles, smarts, ...smartsMatch(smiles, smarts, max_matches) }),
 });

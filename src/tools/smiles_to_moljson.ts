@@ -24,6 +24,7 @@ export const smilesToMoljsonTool = defineTool({
     bond_count: count("Bonds in the MolJSON."),
     moljson: MolJsonSchema,
   }),
+  list: { cap: 50 },
   run: ({ smiles }) => {
     const moljson = toMolJson(smiles);
     return {

@@ -24,6 +24,13 @@ export const tanimotoTool = defineTool({
     bits_b: count("Bits set in the second fingerprint."),
     method: v.pipe(v.string(), v.description("Fingerprint definition and reference.")),
   }),
+  list: {
+    cap: 1000,
+    item: "smiles_b",
+    columns: ["similarity", "common_bits", "bits_b"],
+    shared: ["bits_a"],
+    rank: "similarity",
+  },
   run: ({ smiles_a, smiles_b }) => ({
     smiles_a,
     smiles_b,
