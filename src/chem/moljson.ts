@@ -54,15 +54,13 @@ const chiralitySchema = v.strictObject({
     v.minLength(3),
     v.maxLength(4),
     v.description(
-      'The centre\'s neighbours in a chosen order: atom indices, "H" for its one implicit hydrogen; three ' +
-        "entries when the fourth is a lone pair (sulfoxide S), taken to be last.",
+      'Neighbours in a chosen order: atom indices, "H" for an implicit H; three when a lone pair is the last.',
     ),
   ),
   winding: v.pipe(
     v.picklist(["CW", "CCW"]),
     v.description(
-      "Seen from neighbors[0], the others in order turn clockwise (CW, SMILES @@) or counter-clockwise " +
-        "(CCW, SMILES @).",
+      "Seen from neighbors[0], the others turn clockwise (CW, SMILES @@) or counter-clockwise (CCW, @).",
     ),
   ),
   cip: v.optional(
@@ -120,11 +118,11 @@ const atomSchema = v.strictObject({
 const bondStereoSchema = v.strictObject({
   configuration: v.pipe(
     v.picklist(["cis", "trans"]),
-    v.description("Whether atoms[0] and atoms[1] lie on the same (cis) or opposite (trans) side."),
+    v.description("atoms[0] and atoms[1] on the same (cis) or opposite (trans) side."),
   ),
   atoms: v.pipe(
     v.tuple([atomIndex, atomIndex]),
-    v.description("A neighbour of `begin` and a neighbour of `end` (not the bond's own atoms)."),
+    v.description("A neighbour of begin and one of end, other than the bond's atoms."),
   ),
 });
 
@@ -148,7 +146,7 @@ export const MolJsonSchema = v.pipe(
     atoms: v.pipe(
       v.array(atomSchema),
       v.maxLength(MAX_MOLJSON_ATOMS),
-      v.description("Atoms; hydrogens are normally counts on heavy atoms, not atoms."),
+      v.description("Atoms; hydrogens are normally counts, not atoms."),
     ),
     bonds: v.pipe(v.array(bondSchema), v.maxLength(MAX_MOLJSON_BONDS), v.description("Bonds.")),
   }),

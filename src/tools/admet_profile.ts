@@ -24,7 +24,7 @@ export const admetProfileTool = defineTool({
     "(Egan et al. 2000); herg lower_risk|moderate_risk|higher_risk, cyp3a4 inhibition_less_likely|" +
     "inhibition_more_likely, ppb high_binding_likely|lower_binding_likely (Gleeson 2008); ames alert|no_alert " +
     "(Kazius et al. 2005); hepatic_clearance hepatic_metabolism|hepatic_uptake|hepatic_uptake_or_renal|renal " +
-    "(ECCS, Varma et al. 2015). Ionisation from SMARTS, no pKa. Salts: largest component. Errors: " +
+    "(ECCS, Varma et al. 2015). Salts: largest component. Errors: " +
     "INVALID_SMILES, MOLECULE_TOO_LARGE (> " +
     `${MAX_HEAVY_ATOMS} heavy atoms).`,
   input: v.strictObject({ smiles: smilesArg() }),

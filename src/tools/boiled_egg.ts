@@ -11,8 +11,7 @@ export const boiledEggTool = defineTool({
   description:
     "BOILED-Egg (Daina & Zoete 2016): passive GI absorption (white ellipse) and BBB permeation (yolk) from " +
     "WLOGP (Wildman–Crippen) and TPSA (Å², with S and P, so above calc_properties' TPSA for S/P compounds); " +
-    "independent verdicts, P-gp efflux not modelled. Example: caffeine GI-absorbed, not BBB-penetrant. For " +
-    "other ADMET estimates use admet_profile. Salts: " +
+    "independent verdicts, P-gp efflux not modelled. For other ADMET estimates use admet_profile. Salts: " +
     `largest component. Errors: INVALID_SMILES, MOLECULE_TOO_LARGE (> ${MAX_HEAVY_ATOMS} heavy atoms).`,
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({

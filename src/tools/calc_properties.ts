@@ -38,8 +38,8 @@ export const calcPropertiesTool = defineTool({
     "Physicochemical properties (RDKit): average MW (g/mol), exact mass (Da), Wildman–Crippen logP " +
     "(1999), TPSA (Ertl et al. 2000; Å², N and O only), H-bond donors/acceptors (Lipinski's counts as " +
     "lipinski_hbd/hba), strict rotatable bonds, aromatic rings, heavy atoms, and QED 0–1 (Bickerton et al. " +
-    "2012) with its inputs and alerts. Salts: largest component. For the rule-of-five verdict use " +
-    `lipinski_check. Errors: INVALID_SMILES, MOLECULE_TOO_LARGE (> ${MAX_HEAVY_ATOMS} heavy atoms).`,
+    "2012) with its inputs and alerts. Salts: largest component. " +
+    `Errors: INVALID_SMILES, MOLECULE_TOO_LARGE (> ${MAX_HEAVY_ATOMS} heavy atoms).`,
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
     smiles: givenSmiles,

@@ -9,8 +9,7 @@ export const ecfp4Tool = defineTool({
   title: "ECFP4 fingerprint",
   description:
     "ECFP4 circular fingerprint (RDKit Morgan radius 2, 2048 bits; Rogers & Hahn 2010) as 512 hex digits " +
-    "and its popcount. For the similarity of two molecules call tanimoto instead. Example: {smiles: 'CCO'} " +
-    "gives popcount 6. Error: INVALID_SMILES.",
+    "and its popcount. For similarity use tanimoto. Error: INVALID_SMILES.",
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
     smiles: givenSmiles,

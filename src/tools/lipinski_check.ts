@@ -17,8 +17,7 @@ export const lipinskiCheckTool = defineTool({
     `${LIPINSKI_THRESHOLDS.molecular_weight} g/mol, logP ≤ ${LIPINSKI_THRESHOLDS.logp} (Wildman–Crippen), ` +
     `donors ≤ ${LIPINSKI_THRESHOLDS.hbd} (OH + NH), acceptors ≤ ${LIPINSKI_THRESHOLDS.hba} (N + O); passes ` +
     "with at most one violation, each rule reported. A filter for oral small molecules, not a score (for " +
-    "drug-likeness use QED in calc_properties). Salts: largest component. Example: aspirin passes, 0 " +
-    "violations. Errors: INVALID_SMILES, " +
+    "drug-likeness use QED in calc_properties). Salts: largest component. Errors: INVALID_SMILES, " +
     `MOLECULE_TOO_LARGE (> ${MAX_HEAVY_ATOMS} heavy atoms).`,
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({

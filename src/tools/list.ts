@@ -294,7 +294,7 @@ function listInput(tool: Tool, spec: ListSpec, item: string): ObjectSchema {
         v.array(smilesString),
         v.check((list: string[]) => list.length > 0, `${LIST_ARG} holds at least one SMILES.`),
         v.maxLength(spec.cap),
-        v.description(`SMILES in place of ${item}; one answer each, in order.`),
+        v.description(`In place of ${item}.`),
       ),
     ),
     ...rank,
@@ -323,33 +323,31 @@ function listOutput(
   const entry = columns
     ? v.pipe(
       v.tuple(columns.map((path) => path === "index" ? INDEX : columnSchema(tool.output, path.split(".")))),
-      v.description("One molecule's values, in the order of columns."),
+      v.description("One molecule's values."),
     )
     : v.omit(tool.output as unknown as v.ObjectSchema<v.ObjectEntries, undefined>, [item, ...shared]);
   return v.object({
-    summary: v.pipe(v.string(), v.description("How many molecules were answered, and which failed.")),
+    summary: v.pipe(v.string(), v.description("Molecules answered and failed.")),
     ...Object.fromEntries(shared.map((key) => [key, v.optional(outputs[key]!)])),
-    ...(columns ? { columns: v.pipe(v.array(v.string()), v.description("Field names of each row.")) } : {}),
+    ...(columns ? { columns: v.pipe(v.array(v.string()), v.description("Names of a row's values.")) } : {}),
     results: v.pipe(
       v.array(v.union([entry, ITEM_ERROR])),
-      v.description("One entry per molecule in input order (ranked when threshold or top_k is given)."),
+      v.description("One per molecule, in input order (ranked with threshold or top_k)."),
     ),
   }) as unknown as ObjectSchema;
 }
 
-const INDEX = v.pipe(
-  v.number(),
-  v.integer(),
-  v.minValue(0),
-  v.description("Position in smiles_list, 0-based."),
-);
+const INDEX = v.pipe(v.number(), v.description("Position in smiles_list, from 0."));
 
 const ITEM_ERROR = v.object({
   index: INDEX,
-  error: v.object({
-    code: v.pipe(v.string(), v.description("Error code, e.g. INVALID_SMILES.")),
-    message: v.string(),
-  }),
+  error: v.pipe(
+    v.object({
+      code: v.pipe(v.string(), v.description("E.g. INVALID_SMILES.")),
+      message: v.pipe(v.string(), v.description("What to fix.")),
+    }),
+    v.description("Why this molecule failed."),
+  ),
 });
 
 /** The schema of the value at `path` of a result of `schema`; optional fields become nullable. */

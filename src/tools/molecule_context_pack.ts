@@ -75,11 +75,11 @@ export const moleculeContextPackTool = defineTool({
   name: "molecule_context_pack",
   title: "Molecule context pack",
   description:
-    "Everything about one molecule in one result, each section once: identifiers (SMILES, InChI, " +
-    "InChIKey, formula), properties (calc_properties), drug-likeness (lipinski_check, sa_score, pains_check, " +
+    "Everything about one molecule in one result, each section once: identifiers (InChI, formula), " +
+    "properties (calc_properties), drug-likeness (lipinski_check, sa_score, pains_check, " +
     "brenk_check, boiled_egg), heuristic ADMET (admet_profile) and the MolJSON graph. Use it instead of those " +
     "tools one by one. format 'json': sections as objects; 'markdown': tables for a chemist; 'prompt': a " +
-    "compact text block for an LLM (both in rendered). Example: {smiles: 'CCO', format: 'prompt'}. Errors: " +
+    "compact text block for an LLM (both in rendered). Errors: " +
     "INVALID_SMILES, MOLECULE_TOO_LARGE (> " +
     `${ALERTS_MAX_HEAVY_ATOMS} heavy atoms).`,
   input: v.strictObject({

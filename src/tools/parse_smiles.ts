@@ -10,7 +10,7 @@ export const parseSmilesTool = defineTool({
   description:
     "Check that a SMILES parses (RDKit) and report its size: canonical SMILES, heavy atoms, atoms with " +
     "hydrogens, bonds between heavy atoms, fragments and average molecular weight (g/mol). Use it to validate " +
-    "input first; for properties use calc_properties. Example: {smiles: 'CCO'} gives atom_count 3. Error: " +
+    "input first; for properties use calc_properties. Error: " +
     "INVALID_SMILES.",
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
@@ -25,7 +25,6 @@ export const parseSmilesTool = defineTool({
   list: {
     cap: 1000,
     columns: [
-      "canonical_smiles",
       "atom_count",
       "atom_count_with_hydrogens",
       "bond_count",

@@ -6,7 +6,7 @@
  */
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { Tool } from "./tool.ts";
-import { chunkToolOf, LIST_ARG, withList } from "./list.ts";
+import { chunkToolOf, withList } from "./list.ts";
 import { canonicalSmilesTool } from "./canonical_smiles.ts";
 import { ecfp4Tool } from "./ecfp4.ts";
 import { parseSmilesTool } from "./parse_smiles.ts";
@@ -83,16 +83,13 @@ export function jsonSchemaOf(schema: Tool["input"], typeMode: "input" | "output"
 }
 
 /**
- * A tool's published `inputSchema`. With a list form, the molecule and `smiles_list` are each optional in the
- * valibot schema (a check requires exactly one), which JSON Schema says with `oneOf`.
+ * A tool's published `inputSchema`. With a list form, the molecule and `smiles_list` are each optional (the
+ * server requires exactly one). JSON Schema could say so with a top-level `oneOf`, but several model APIs refuse
+ * `oneOf`/`anyOf` at the top of a tool's input schema (docs/decisions.md, "Lists of molecules").
  */
 function inputSchemaOf(tool: Tool): Record<string, unknown> {
-  const schema = jsonSchemaOf(tool.input, "input");
-  if (!tool.list) return schema;
-  const { required, ...rest } = schema as { required?: string[] };
-  const item = tool.list.item ?? "smiles";
-  const oneOf = [{ required: [item] }, { required: [LIST_ARG] }];
-  return { ...rest, ...(required?.length ? { required } : {}), oneOf };
+  const { required, ...schema } = jsonSchemaOf(tool.input, "input") as { required?: string[] };
+  return required?.length ? { ...schema, required } : schema;
 }
 
 /**

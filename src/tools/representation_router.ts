@@ -12,7 +12,7 @@ export const representationRouterTool = defineTool({
     "Pick the text representation that suits a task, by fixed documented rules (a heuristic), and return " +
     "the molecule in it. task_kind decides first: atom_edit, reaction_mapping, stereo_review → MolJSON; " +
     "identity_dedup, database_lookup → InChI; xml_pipeline → CML; compact_prompt, generation → canonical " +
-    "SMILES. Otherwise keywords in task decide (default SMILES): task 'deduplicate my library' gives InChI. " +
+    "SMILES. Otherwise keywords in task decide (default SMILES). " +
     "Errors: INVALID_SMILES, MOLECULE_TOO_LARGE " +
     `(> ${MAX_HEAVY_ATOMS} heavy atoms), UNSUPPORTED_MOLECULE (no InChI possible).`,
   input: v.strictObject({

@@ -13,10 +13,10 @@ export const smartsMatchTool = defineTool({
   name: "smarts_match",
   title: "SMARTS substructure search",
   description:
-    "Search a molecule for a SMARTS pattern (RDKit): whether it matches, the unique match count and each " +
-    "match's atom indices (0-based, SMILES order) in SMARTS atom order. Runs in a worker with a time limit. " +
-    "For the PAINS or Brenk alert sets use pains_check or brenk_check. Example: {smiles: 'OC(=O)c1ccccc1O', " +
-    "smarts: 'C(=O)[OH]'}. Errors: INVALID_SMILES, INVALID_SMARTS, COMPUTATION_TIMEOUT.",
+    "Search a molecule (or each of smiles_list) for a SMARTS pattern (RDKit): whether it matches, the unique " +
+    "match count and each match's atom indices (0-based, SMILES order) in SMARTS atom order; time-limited. For " +
+    "PAINS or Brenk alerts use pains_check or brenk_check. Errors: INVALID_SMILES, INVALID_SMARTS, " +
+    "COMPUTATION_TIMEOUT.",
   input: v.strictObject({
     smiles: smilesArg(),
     smarts: v.pipe(v.string(), v.minLength(1), v.maxLength(5000), v.description("SMARTS pattern.")),

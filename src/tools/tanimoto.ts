@@ -7,10 +7,9 @@ import { defineTool } from "./tool.ts";
 export const tanimotoTool = defineTool({
   name: "tanimoto",
   title: "Tanimoto similarity",
-  description: "Tanimoto similarity (0–1) of two molecules on ECFP4 (RDKit " +
-    "Morgan radius 2, 2048 bits), with the bit counts; above about 0.4 suggests related chemotypes. For a " +
-    "shared scaffold use find_mcs. Example: {smiles_a: 'CCO', smiles_b: 'CCN'}. Error: INVALID_SMILES " +
-    "(names the SMILES).",
+  description: "Tanimoto similarity (0–1) on ECFP4 (RDKit Morgan radius 2, 2048 bits) of smiles_a to " +
+    "smiles_b, or to each of smiles_list (a similarity search: threshold and top_k keep the best, ranked); " +
+    "above about 0.4 suggests related chemotypes. For a shared scaffold use find_mcs. Error: INVALID_SMILES.",
   input: v.strictObject({
     smiles_a: smilesArg("First molecule as SMILES."),
     smiles_b: smilesArg("Second molecule as SMILES."),
