@@ -93,6 +93,15 @@ function inputSchemaOf(tool: Tool): Record<string, unknown> {
 }
 
 /**
+ * A tool's published `outputSchema`. A list form's answer is one of two objects (`anyOf`); MCP wants an object
+ * schema at the root, so `type: "object"` is said there as well.
+ */
+function outputSchemaOf(tool: Tool): Record<string, unknown> {
+  const schema = jsonSchemaOf(tool.output, "output");
+  return tool.list ? { type: "object", ...schema } : schema;
+}
+
+/**
  * Tools by name with their descriptors computed once.
  *
  * @example
@@ -119,7 +128,7 @@ export class ToolRegistry {
       title: tool.title,
       description: tool.description,
       inputSchema: inputSchemaOf(tool),
-      outputSchema: jsonSchemaOf(tool.output, "output"),
+      outputSchema: outputSchemaOf(tool),
     }));
   }
 
