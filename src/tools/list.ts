@@ -99,9 +99,12 @@ export function isListCall(tool: Tool, args: Record<string, unknown>): boolean {
   return FORMS.has(tool) && Array.isArray(args[LIST_ARG]);
 }
 
-/** Items per chunk: a twentieth of the cap (caps are set so that is tens of ms), and ≥ 4 chunks per worker. */
+/**
+ * Items per chunk: at most a fortieth of the cap (caps are set by cost, so that is 10–30 ms of work), and at
+ * least four chunks per worker.
+ */
 export function chunkSize(cap: number, count: number, workers: number): number {
-  const most = Math.max(1, Math.floor(cap / 20));
+  const most = Math.max(1, Math.floor(cap / 40));
   return Math.min(most, Math.max(1, Math.ceil(count / (4 * workers))));
 }
 
@@ -184,8 +187,11 @@ async function runItems(form: ListForm, args: Record<string, unknown>): Promise<
   let shared: Record<string, unknown> | undefined;
   for (const [i, smiles] of list.entries()) {
     try {
-      const result = await form.single.run({ ...rest, [form.item]: smiles }) as Record<string, unknown>;
-      shared ??= Object.fromEntries(form.shared.filter((k) => k in result).map((k) => [k, result[k]]));
+      let result = await form.single.run({ ...rest, [form.item]: smiles }) as Record<string, unknown>;
+      // Rows are checked against their column schemas; an item kept whole is checked here, before it loses the
+      // fields its schema requires.
+      if (!form.columns) result = v.parse(form.single.output, result);
+      shared ??= sharedValues(form.shared, result);
       items.push(entryOf(form, result));
     } catch (error) {
       if (!(error instanceof ChemError)) throw error;
@@ -203,8 +209,33 @@ function itemError(index: number, error: ChemError): ItemError {
 function entryOf(form: ListForm, result: Record<string, unknown>): unknown[] | Record<string, unknown> {
   const columns = form.spec.columns;
   if (columns) return columns.map((path) => pick(result, path.split(".")) ?? null);
-  const drop = new Set([form.item, ...form.shared]);
-  return Object.fromEntries(Object.entries(result).filter(([k]) => !drop.has(k)));
+  return [form.item, ...form.shared].reduce((entry, path) => without(entry, path.split(".")), result);
+}
+
+/** `record` less the field at `path` (a copy along the path; the rest is shared, not copied). */
+function without(record: Record<string, unknown>, path: readonly string[]): Record<string, unknown> {
+  const [head, ...rest] = path;
+  if (head === undefined || !(head in record)) return record;
+  const { [head]: inner, ...others } = record;
+  if (rest.length === 0) return others;
+  if (inner === null || typeof inner !== "object" || Array.isArray(inner)) return record;
+  return { ...others, [head]: without(inner as Record<string, unknown>, rest) };
+}
+
+/** The shared fields' values in `result`, nested as in the result (`admet.method` under `admet`). */
+function sharedValues(paths: readonly string[], result: Record<string, unknown>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const path of paths) {
+    const [head, ...rest] = path.split(".");
+    const value = pick(result, path.split("."));
+    if (value === undefined) continue;
+    if (rest.length === 0) values[head!] = value;
+    else {values[head!] = {
+        ...(values[head!] as Record<string, unknown> | undefined),
+        [rest.join(".")]: value,
+      };}
+  }
+  return values;
 }
 
 /** The value at `path`; through an array, one value per element. */
@@ -259,11 +290,10 @@ function assemble(
 function sharedFields(tool: Tool, item: string, spec: ListSpec): string[] {
   const inputs = new Set(Object.keys(node(tool.input).entries ?? {}));
   const outputs = node(tool.output).entries ?? {};
-  return Object.keys(outputs).filter((key) =>
-    key !== item &&
-    (key === "method" || node(outputs[key]).type === "literal" || inputs.has(key) ||
-      spec.shared?.includes(key))
+  const automatic = Object.keys(outputs).filter((key) =>
+    key !== item && (key === "method" || node(outputs[key]).type === "literal" || inputs.has(key))
   );
+  return [...automatic, ...(spec.shared ?? []).filter((path) => !automatic.includes(path))];
 }
 
 /** The single input with the molecule optional, `smiles_list` beside it, and exactly one of the two required. */
@@ -325,10 +355,21 @@ function listOutput(
       v.tuple(columns.map((path) => path === "index" ? INDEX : columnSchema(tool.output, path.split(".")))),
       v.description("One molecule's values."),
     )
-    : v.omit(tool.output as unknown as v.ObjectSchema<v.ObjectEntries, undefined>, [item, ...shared]);
+    : v.pipe(
+      v.record(v.string(), v.unknown()),
+      v.description(`${tool.name}'s single answer less ${item} and the fields given once above.`),
+    );
+  const top = [...new Set(shared.map((path) => path.split(".")[0]!))];
   return v.object({
     summary: v.pipe(v.string(), v.description("Molecules answered and failed.")),
-    ...Object.fromEntries(shared.map((key) => [key, v.optional(outputs[key]!)])),
+    ...Object.fromEntries(top.map((key) => [
+      key,
+      v.optional(
+        shared.includes(key)
+          ? outputs[key]!
+          : v.pipe(v.record(v.string(), v.unknown()), v.description(`Fields of every item's ${key}.`)),
+      ),
+    ])),
     ...(columns ? { columns: v.pipe(v.array(v.string()), v.description("Names of a row's values.")) } : {}),
     results: v.pipe(
       v.array(v.union([entry, ITEM_ERROR])),

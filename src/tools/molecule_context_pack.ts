@@ -115,7 +115,21 @@ export const moleculeContextPackTool = defineTool({
       v.pipe(v.string(), v.description("markdown and prompt: the whole pack as Markdown or prompt text.")),
     ),
   }),
-  list: { cap: 10 },
+  list: {
+    cap: 10,
+    shared: [
+      "properties.method",
+      "lipinski.method",
+      "sa_score.method",
+      "pains.method",
+      "pains.alerts_checked",
+      "brenk.method",
+      "brenk.alerts_checked",
+      "boiled_egg.method",
+      "admet.method",
+      "admet.heuristic",
+    ],
+  },
   run: async ({ smiles, format }) => {
     const args = { smiles };
     const pack: ContextPack = {

@@ -158,10 +158,28 @@ test("chunks: at most `workers` in flight, results in order, a timed-out chunk r
   }
 });
 
-test("workers serve the chunk tools; chunk size is a twentieth of the cap, ≥ 4 chunks per worker", () => {
+test("workers serve the chunk tools; chunk size is at most a fortieth of the cap, ≥ 4 chunks per worker", () => {
   const names = new Set(WORKER_TOOLS.map((t) => t.name));
   for (const t of TOOLS) if (t.list) assert.ok(names.has(`${t.name}:items`), t.name);
-  assert.equal(chunkSize(1000, 1000, 2), 50);
+  assert.equal(chunkSize(1000, 1000, 2), 25);
   assert.equal(chunkSize(1000, 100, 2), 13);
   assert.equal(chunkSize(10, 10, 2), 1);
+});
+
+test("molecule_context_pack over a list: each section's method is given once, above the items", async () => {
+  const list = ["CC(=O)Nc1ccc(O)cc1", ASPIRIN];
+  const out = (await call("molecule_context_pack", { smiles_list: list, format: "json" })).result!
+    .structuredContent as Record<string, unknown> & { results: Record<string, Record<string, unknown>>[] };
+  assert.equal(out.format, "json");
+  assert.match((out.admet as { method: string }).method, /Gleeson/);
+  assert.equal((out.pains as { alerts_checked: number }).alerts_checked, 480);
+  for (const item of out.results) {
+    assert.equal("method" in item.admet!, false);
+    assert.equal("method" in item.properties!, false);
+    assert.ok("qed" in item.properties!);
+  }
+  const text =
+    (await call("molecule_context_pack", { smiles_list: list, format: "json" })).result!.content![0]!
+      .text;
+  assert.equal(text.split("Gleeson, J. Med. Chem. 2008").length, 2);
 });
