@@ -8,7 +8,7 @@
  * - a cheap call (`canonical_smiles`, in place) and a cheap pooled call (`parse_smiles`) sent while the
  *   1,000-molecule list runs on two workers: latency p50 and max (target for the cheap call: 20 ms).
  *
- * Run: npx deno run -A bench/list_bench.ts [--rounds 3]
+ * Run: npx deno run -A bench/list_bench.ts [--rounds 3] [--sections speed,latency]
  */
 import process from "node:process";
 import { LineClient, startServer, stopGroup } from "../tests/helpers/process.ts";
@@ -17,8 +17,20 @@ import { loadTestRDKit } from "../tests/helpers/rdkit.ts";
 import { HUNDRED_MOLECULES } from "../tests/helpers/budget.ts";
 import { calcPropertiesTool } from "../src/tools/calc_properties.ts";
 import { loadPrevious } from "./previous.ts";
+import { existsSync, readFileSync } from "node:fs";
 
-const ROUNDS = Number(process.argv[process.argv.indexOf("--rounds") + 1] ?? 3) || 3;
+/** The stored figures, so a run of one section keeps the other's. */
+function loadPreviousFigures(): Record<string, number> {
+  const path = "bench/results/list.json";
+  return existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) as Record<string, number> : {};
+}
+
+function option(name: string, fallback: string): string {
+  const index = process.argv.indexOf(name);
+  return index > -1 ? process.argv[index + 1]! : fallback;
+}
+const ROUNDS = Number(option("--rounds", "3")) || 3;
+const SECTIONS = option("--sections", "speed,latency").split(",");
 const MOLECULES = Array.from({ length: 1000 }, (_, i) => HUNDRED_MOLECULES[i % HUNDRED_MOLECULES.length]!);
 const previous = loadPrevious("list");
 const figures: Record<string, number> = {};
@@ -91,49 +103,56 @@ async function behindList(name: string, args: Record<string, unknown>): Promise<
   }
 }
 
-await loadTestRDKit();
-for (const smiles of MOLECULES.slice(0, 200)) calcPropertiesTool.run({ smiles });
-const inProcess: number[] = [];
-for (let i = 0; i < ROUNDS; i++) {
-  const started = performance.now();
-  for (const smiles of MOLECULES) calcPropertiesTool.run({ smiles });
-  inProcess.push(performance.now() - started);
+async function speed(): Promise<void> {
+  await loadTestRDKit();
+  for (const smiles of MOLECULES.slice(0, 200)) calcPropertiesTool.run({ smiles });
+  const inProcess: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const started = performance.now();
+    for (const smiles of MOLECULES) calcPropertiesTool.run({ smiles });
+    inProcess.push(performance.now() - started);
+  }
+
+  const one = median(await listTimes(1));
+  const two = median(await listTimes(2));
+  const single = median(inProcess);
+  figures["1000 calc_properties, 1 worker ms"] = one;
+  figures["1000 calc_properties, 2 workers ms"] = two;
+  figures["1000 calc_properties in process ms"] = single;
+
+  console.log(`\n1,000 molecules through calc_properties (median of ${ROUNDS})\n`);
+  console.log("| what | ms | per molecule, ms | vs previous run |");
+  console.log("| --- | ---: | ---: | ---: |");
+  const row = (what: string, ms: number) =>
+    console.log(
+      `| ${what} | ${ms.toFixed(0)} | ${(ms / 1000).toFixed(3)} | ${previous.speedupFromTime(what, ms)} |`,
+    );
+  row("1000 calc_properties in process", single);
+  row("1000 calc_properties, 1 worker", one);
+  row("1000 calc_properties, 2 workers", two);
+  console.log(`\n2 workers against 1: ${(one / two).toFixed(2)}× faster (target ≥ 1.6×)`);
+  console.log(`1 worker per molecule against in process: ${(one / single).toFixed(2)}× (target ≤ 1.3×)`);
 }
 
-const one = median(await listTimes(1));
-const two = median(await listTimes(2));
-const single = median(inProcess);
-figures["1000 calc_properties, 1 worker ms"] = one;
-figures["1000 calc_properties, 2 workers ms"] = two;
-figures["1000 calc_properties in process ms"] = single;
-
-console.log(`\n1,000 molecules through calc_properties (median of ${ROUNDS})\n`);
-console.log("| what | ms | per molecule, ms | vs previous run |");
-console.log("| --- | ---: | ---: | ---: |");
-const row = (what: string, ms: number) =>
-  console.log(
-    `| ${what} | ${ms.toFixed(0)} | ${(ms / 1000).toFixed(3)} | ${previous.speedupFromTime(what, ms)} |`,
-  );
-row("1000 calc_properties in process", single);
-row("1000 calc_properties, 1 worker", one);
-row("1000 calc_properties, 2 workers", two);
-console.log(`\n2 workers against 1: ${(one / two).toFixed(2)}× faster (target ≥ 1.6×)`);
-console.log(`1 worker per molecule against in process: ${(one / single).toFixed(2)}× (target ≤ 1.3×)`);
-
-console.log("\nCalls sent while a 1,000-molecule list runs on 2 workers\n");
-console.log("| call | samples | p50 ms | max ms |");
-console.log("| --- | ---: | ---: | ---: |");
-for (
-  const [name, args] of [
-    ["canonical_smiles", { smiles: "CC(=O)Oc1ccccc1C(=O)O" }],
-    ["parse_smiles", { smiles: "CC(=O)Oc1ccccc1C(=O)O" }],
-  ] as const
-) {
-  const latencies = await behindList(name, args);
-  figures[`${name} behind a list p50 ms`] = median(latencies);
-  figures[`${name} behind a list max ms`] = max(latencies);
-  console.log(
-    `| ${name} | ${latencies.length} | ${median(latencies).toFixed(1)} | ${max(latencies).toFixed(1)} |`,
-  );
+async function latency(): Promise<void> {
+  console.log("\nCalls sent while a 1,000-molecule list runs on 2 workers\n");
+  console.log("| call | samples | p50 ms | max ms |");
+  console.log("| --- | ---: | ---: | ---: |");
+  for (
+    const [name, args] of [
+      ["canonical_smiles", { smiles: "CC(=O)Oc1ccccc1C(=O)O" }],
+      ["parse_smiles", { smiles: "CC(=O)Oc1ccccc1C(=O)O" }],
+    ] as const
+  ) {
+    const latencies = await behindList(name, args);
+    figures[`${name} behind a list p50 ms`] = median(latencies);
+    figures[`${name} behind a list max ms`] = max(latencies);
+    console.log(
+      `| ${name} | ${latencies.length} | ${median(latencies).toFixed(1)} | ${max(latencies).toFixed(1)} |`,
+    );
+  }
 }
-previous.save(figures);
+
+if (SECTIONS.includes("speed")) await speed();
+if (SECTIONS.includes("latency")) await latency();
+previous.save({ ...loadPreviousFigures(), ...figures });

@@ -370,7 +370,14 @@ function listOutput(
           : v.pipe(v.record(v.string(), v.unknown()), v.description(`Fields of every item's ${key}.`)),
       ),
     ])),
-    ...(columns ? { columns: v.pipe(v.array(v.string()), v.description("Names of a row's values.")) } : {}),
+    ...(columns
+      ? {
+        columns: v.pipe(
+          v.array(v.string()),
+          v.description(`Names of a row's values: ${columns.join(", ")}.`),
+        ),
+      }
+      : {}),
     results: v.pipe(
       v.array(v.union([entry, ITEM_ERROR])),
       v.description("One per molecule, in input order (ranked with threshold or top_k)."),
