@@ -52,11 +52,11 @@ export const PACK_BUDGETS = { json: 8_000, markdown: 10_000, prompt: 6_000 } as 
 /** representation_router's MolJSON route for atorvastatin (issue 24). */
 export const ROUTER_MOLJSON_BUDGET = 5_000;
 /**
- * `tools/list` budgets: the model-facing part and the whole result. The whole result grew from 60,000 to 90,000
+ * `tools/list` budgets: the model-facing part and the whole result. The whole result grew from 60,000 to 80,000
  * when 17 output schemas came to describe the list answer beside the single one (docs/decisions.md, "Lists of
  * molecules"); output schemas are for clients' validators, not passed to the model.
  */
-export const LIST_BUDGETS = { modelFacing: 20_000, whole: 90_000 } as const;
+export const LIST_BUDGETS = { modelFacing: 20_000, whole: 80_000 } as const;
 
 /** A list call's text at most this fraction of the text of single calls of the same molecules (issue 24). */
 export const LIST_BUDGET_RATIO = 0.25;

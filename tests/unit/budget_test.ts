@@ -32,7 +32,7 @@ await loadTestRDKit();
 after(useLocalNameLookup());
 const conn = connection();
 
-test("tools/list: the model-facing part ≤ 20,000 characters and the whole result ≤ 90,000", async () => {
+test("tools/list: the model-facing part ≤ 20,000 characters and the whole result ≤ 80,000", async () => {
   const list = await toolsListText(conn);
   assert.ok(
     list.modelFacing.length <= LIST_BUDGETS.modelFacing,
