@@ -63,16 +63,12 @@ interface Sample {
 
 async function server(workers: number): Promise<Server> {
   const child = startServer([], { CHEM_MCP_WORKERS: String(workers) }, true);
-  let stderr = "";
-  const warmed = new Promise<void>((resolve) => {
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-      if (/warmed up/.test(stderr)) resolve();
-    });
-  });
   const client = new LineClient(child);
   await call(client, "canonical_smiles", { smiles: "CCO" });
-  await warmed;
+  // The pool starts after the first answer; a pooled call per worker waits until they are up.
+  await Promise.all(
+    Array.from({ length: workers }, () => call(client, "calc_properties", { smiles: "CCO" })),
+  );
   // One list call first, so every worker has run the chunk path once.
   await call(client, "calc_properties", { smiles_list: MOLECULES.slice(0, 200) });
   return { client, cpu: () => processCpuMs(child.pid!), stop: () => stopGroup(child) };

@@ -7,7 +7,9 @@
  * This is the binary we can build and test on a machine that cannot download Deno's `denort` (see
  * scripts/compile.ts for the `deno compile` binaries).
  *
- * Usage: deno run -A scripts/build_sea.ts [--out dist/bin/chem-mcp]
+ * The binary goes to `release/`, beside `dist/` rather than in it: `npm run build` and `npm pack` replace `dist/`.
+ *
+ * Usage: deno run -A scripts/build_sea.ts [--out release/chem-mcp]
  */
 import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from "node:fs";
@@ -19,7 +21,7 @@ import * as esbuild from "esbuild";
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 const require = createRequire(import.meta.url);
 const outIndex = process.argv.indexOf("--out");
-const output = resolve(outIndex > -1 ? process.argv[outIndex + 1]! : "dist/bin/chem-mcp");
+const output = resolve(outIndex > -1 ? process.argv[outIndex + 1]! : "release/chem-mcp");
 const work = resolve(".cache/sea");
 mkdirSync(work, { recursive: true });
 mkdirSync(dirname(output), { recursive: true });

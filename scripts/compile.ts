@@ -10,14 +10,19 @@
  * would otherwise come along).
  *
  * `deno compile` fetches a `denort` base binary per target from Deno's download host. Where that host is out of
- * reach, set DENORT_BIN to a local denort of the host target (only the host target can be built that way).
+ * reach, set DENORT_BIN to a local denort of the host target (only the host target can be built that way). Any
+ * other executable is refused: `deno compile` would wrap it all the same, and a `deno` there gives a binary that
+ * starts the Deno CLI instead of chem-mcp. `--denort-stand-in` lifts that refusal for the test of this script
+ * (scripts/test.ts), which has no denort and checks only that the build goes through and what it embeds.
  *
- * Usage: deno task compile [--target <triple> ...] [--out-dir dist/bin]
+ * The binaries go to `release/`, beside `dist/` rather than in it: `npm run build` and `npm pack` replace `dist/`.
+ *
+ * Usage: deno task compile [--target <triple> ...] [--out-dir release] [--denort-stand-in]
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import process from "node:process";
 
 /** Release targets and the file name of each binary. */
@@ -62,12 +67,39 @@ function stage(): string {
   return dir;
 }
 
-const outDir = resolve(option("--out-dir")[0] ?? "dist/bin");
+/**
+ * Why `path` cannot be the `denort` base binary, or `undefined` when it can: its file name must be `denort`, and
+ * it must not answer `--version` as the Deno CLI does (denort has no command line of its own).
+ */
+export function notDenort(path: string): string | undefined {
+  if (!/^denort(\.exe)?$/i.test(basename(path))) {
+    return `DENORT_BIN must be a denort executable (file name denort), not '${path}'`;
+  }
+  const probe = spawnSync(path, ["--version"], { encoding: "utf8", timeout: 10_000 });
+  if (probe.error) return `DENORT_BIN '${path}' cannot be run: ${probe.error.message}`;
+  if (/^deno \d/m.test(probe.stdout ?? "")) {
+    return `DENORT_BIN '${path}' is the Deno CLI renamed, not denort: it prints '${
+      probe.stdout.split("\n")[0]
+    }'`;
+  }
+  return undefined;
+}
+
+const outDir = resolve(option("--out-dir")[0] ?? "release");
 const wanted = option("--target");
 const targets = wanted.length > 0 ? wanted : Object.keys(TARGETS);
 const unknown = targets.filter((t) => !(t in TARGETS));
 if (unknown.length > 0) {
   console.error(`unknown target(s): ${unknown.join(", ")}; known: ${Object.keys(TARGETS).join(", ")}`);
+  process.exit(2);
+}
+const denort = process.env.DENORT_BIN;
+const refusal = denort && !process.argv.includes("--denort-stand-in") ? notDenort(denort) : undefined;
+if (refusal) {
+  console.error(
+    `${refusal}. Download denort for this platform from the Deno release that matches the deno package, or ` +
+      "unset DENORT_BIN to let deno compile fetch it.",
+  );
   process.exit(2);
 }
 mkdirSync(outDir, { recursive: true });
@@ -80,13 +112,11 @@ const env = process.env.DENORT_BIN
 let failed = 0;
 for (const target of targets) {
   const output = join(outDir, TARGETS[target]!);
-  // The tool worker is started from a URL at run time, which the module graph does not show: include it.
+  // Tool workers are the binary itself run with a hidden flag (src/runtime/process_worker_deno.ts).
   const args = [
     "compile",
     "--allow-all",
     "--no-check",
-    "--include",
-    "src/runtime/worker_deno.ts",
     "--target",
     target,
     "--output",

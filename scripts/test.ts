@@ -1,26 +1,25 @@
 /**
- * Runs every check and test under both runtimes and prints one closing line `N passed, N failed`.
+ * Runs every check and test under both runtimes and closes with the verdict (scripts/test_report.ts): what was
+ * skipped and why, what failed by name, then `N passed, N failed` (`, N skipped` appended when something was).
  *
  *   1. static checks: deno fmt --check, deno lint, deno check, deno publish --dry-run, tsc (the Node build)
  *   2. the whole suite under Deno (`deno test`)
  *   3. the same suite under Node (`node --test` on the tsc output)
  *   4. the end-to-end suites (stdio, SDK clients, HTTP) against the shipped artefacts: the single-executable
  *      binary run from a directory with no node_modules, and the npm tarball installed into an empty project and
- *      started with `npx chem-mcp`
+ *      started with `npx chem-mcp`; the MCP Bundle built, unpacked and served as its manifest says
+ *      (tests/artifacts/mcpb_bundle.ts)
  *   5. every command of README.md and docs/*.md, run as written in a temporary copy of the repository
  *      (tests/docs/documented_commands.ts, once: the commands are the subject, not the runtime)
  *
  * Usage: deno run -A scripts/test.ts [--only deno|node|artifacts|docs]
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import process from "node:process";
-
-interface Outcome {
-  passed: number;
-  failed: number;
-}
+import { childEnv, junitOutcome, type Outcome, single, sum, verdictLines } from "./test_report.ts";
 
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
 
@@ -30,7 +29,10 @@ function run(
   env: Record<string, string> = {},
 ): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+    const child = spawn(cmd, args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...childEnv(), ...env },
+    });
     let out = "";
     const tee = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
       out += chunk.toString();
@@ -53,23 +55,19 @@ async function check(name: string, cmd: string, args: string[]): Promise<Outcome
   console.log(`\n== ${name}: ${[cmd, ...args].join(" ")}`);
   const { code } = await run(cmd, args);
   console.log(`== ${name}: ${code === 0 ? "ok" : `FAILED (exit ${code})`}`);
-  return code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
+  return single(`${name} (exit ${code})`, code === 0);
 }
 
-function stripAnsi(text: string): string {
-  // deno-lint-ignore no-control-regex
-  return text.replace(/\x1b\[[0-9;]*m/g, "");
-}
+/** Where the test runners write their JUnit reports, read back for the names of what failed or was skipped. */
+const reports = mkdtempSync(join(tmpdir(), "chem-mcp-test-reports-"));
+let reportCount = 0;
+const reportPath = (): string => join(reports, `report-${++reportCount}.xml`);
 
 async function denoTests(title = "deno test", paths = ["tests/"]): Promise<Outcome> {
   console.log(`\n== ${title}`);
-  const { code, out } = await run(deno, ["test", "-A", ...paths]);
-  const m = /(\d+) passed(?: \((\d+) steps\))? \| (\d+) failed/.exec(
-    stripAnsi(out).split("\n").reverse().join("\n"),
-  );
-  if (!m) return { passed: 0, failed: 1 };
-  const outcome = { passed: Number(m[1]) + Number(m[2] ?? 0), failed: Number(m[3]) };
-  return code !== 0 && outcome.failed === 0 ? { ...outcome, failed: 1 } : outcome;
+  const report = reportPath();
+  const { code } = await run(deno, ["test", "-A", `--junit-path=${report}`, ...paths]);
+  return junitOutcome(title, report, code);
 }
 
 async function nodeTests(
@@ -78,12 +76,16 @@ async function nodeTests(
   env: Record<string, string> = {},
 ): Promise<Outcome> {
   console.log(`\n== ${title}`);
-  const { code, out } = await run("node", ["--test", "--test-concurrency=1", ...paths], env);
-  const pass = /^# pass (\d+)$/m.exec(out);
-  const fail = /^# fail (\d+)$/m.exec(out);
-  if (!pass || !fail) return { passed: 0, failed: 1 };
-  const outcome = { passed: Number(pass[1]), failed: Number(fail[1]) };
-  return code !== 0 && outcome.failed === 0 ? { ...outcome, failed: 1 } : outcome;
+  const report = reportPath();
+  // spec for the reader (no TAP diagnostics), junit for the names in the verdict.
+  const reporters = ["--test-reporter=spec", "--test-reporter-destination=stdout"];
+  const junit = ["--test-reporter=junit", `--test-reporter-destination=${report}`];
+  const { code } = await run(
+    "node",
+    ["--test", "--test-concurrency=1", ...reporters, ...junit, ...paths],
+    env,
+  );
+  return junitOutcome(title, report, code);
 }
 
 /** End-to-end suites that start the server as a process, so they can target any artefact. */
@@ -128,6 +130,7 @@ async function compileScriptTests(target: string): Promise<Outcome> {
     target,
     "--out-dir",
     dir,
+    "--denort-stand-in",
   ], {
     DENORT_BIN: deno,
   });
@@ -139,7 +142,10 @@ async function compileScriptTests(target: string): Promise<Outcome> {
       (builtOk ? "ok" : "FAILED (expected exit 0 and 5–32 MiB)"),
   );
   rmSync(dir, { recursive: true, force: true });
-  return { passed: Number(refusedOk) + Number(builtOk), failed: Number(!refusedOk) + Number(!builtOk) };
+  return sum([
+    single("compile script refuses an unknown target with exit 2", refusedOk),
+    single(`deno compile (${target}, Deno as the base binary)`, builtOk),
+  ]);
 }
 
 async function npmPackageTests(): Promise<Outcome> {
@@ -149,7 +155,7 @@ async function npmPackageTests(): Promise<Outcome> {
   console.log("\n== npm pack");
   const packed = await run("npm", ["pack", "--silent", "--pack-destination", dir]);
   const tarball = packed.out.trim().split("\n").pop()!;
-  if (packed.code !== 0 || !tarball.endsWith(".tgz")) return { passed: 0, failed: 1 };
+  if (packed.code !== 0 || !tarball.endsWith(".tgz")) return single("npm pack", false);
   writeFileSync(`${dir}/package.json`, JSON.stringify({ name: "chem-mcp-install-test", private: true }));
   const installed = await check("npm install the tarball into an empty project", "npm", [
     "install",
@@ -184,11 +190,17 @@ if (runs("artifacts")) {
   results.push(await seaBinaryTests());
   results.push(await npmPackageTests());
   if (HOST_TARGET) results.push(await compileScriptTests(HOST_TARGET));
+  results.push(
+    await nodeTests("MCP Bundle: built, unpacked and served on Node", [
+      "dist/tests/artifacts/mcpb_bundle.js",
+    ]),
+  );
 }
 if (runs("docs")) {
   results.push(await denoTests("documented commands", ["tests/docs/documented_commands.ts"]));
 }
 
-const total = results.reduce((a, b) => ({ passed: a.passed + b.passed, failed: a.failed + b.failed }));
-console.log(`\n${total.passed} passed, ${total.failed} failed`);
+rmSync(reports, { recursive: true, force: true });
+const total = sum(results);
+console.log(verdictLines(total).join("\n"));
 process.exitCode = total.failed === 0 ? 0 : 1;

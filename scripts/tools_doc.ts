@@ -70,6 +70,11 @@ function outputs(output: Record<string, unknown>): string[] {
   ];
 }
 
+/** The hints as they appear on the wire, `readOnlyHint: true, …`, in the wire's order. */
+function annotationsLine(annotations: ToolDescriptor["annotations"]): string {
+  return Object.entries(annotations).map(([hint, value]) => `\`${hint}: ${value}\``).join(", ");
+}
+
 /** The whole of docs/tools.md for the given descriptors. */
 export function renderToolsDoc(tools: readonly ToolDescriptor[], detailPages: ReadonlySet<string>): string {
   const parts = [
@@ -92,6 +97,16 @@ export function renderToolsDoc(tools: readonly ToolDescriptor[], detailPages: Re
     ...Object.entries(CHEM_ERROR_DOCS).map(([code, d]) =>
       `| \`${code}\` | ${cell(d.meaning)} | ${cell(d.fix)} |`
     ),
+    "",
+    "Calls that never reach the chemistry are JSON-RPC errors in both dialects; the legacy dialect adds a code:",
+    "",
+    "| Code | Meaning | What to do |",
+    "| --- | --- | --- |",
+    "| `INVALID_ARGUMENTS` | The arguments fail the tool's input schema (modern: -32602; legacy: -32000 with " +
+    "`error.data.code`). The message names each problem (at most 5, then how many more) and, for an unknown or " +
+    "missing argument, the arguments the tool takes. | Fix the arguments the message names. |",
+    "| `UNKNOWN_TOOL` | No tool has that name (modern: -32602; legacy: -32000 with `error.data.code`); " +
+    "`error.data.available` lists the tools. | Use a name from `tools/list`. |",
   ];
   for (const tool of tools) {
     parts.push(
@@ -99,6 +114,8 @@ export function renderToolsDoc(tools: readonly ToolDescriptor[], detailPages: Re
       `## ${tool.name}`,
       "",
       `**${tool.title}.** ${tool.description}`,
+      "",
+      `Annotations (modern \`tools/list\`): ${annotationsLine(tool.annotations)}.`,
       "",
       "Input:",
       "",
@@ -116,7 +133,7 @@ export function renderToolsDoc(tools: readonly ToolDescriptor[], detailPages: Re
 
 if ((import.meta as { main?: boolean }).main) {
   const { existsSync, writeFileSync } = await import("node:fs");
-  const { toolRegistry } = await import("../src/server.ts");
+  const { toolRegistry } = await import("../src/create_server.ts");
   const tools = toolRegistry().descriptors;
   const pages = new Set(tools.map((t) => t.name).filter((n) => existsSync(`docs/tools/${n}.md`)));
   writeFileSync("docs/tools.md", renderToolsDoc(tools, pages));

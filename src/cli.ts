@@ -1,10 +1,10 @@
 /**
- * Command-line options, parsed the same way under Deno and Node (`node:util` parseArgs; `@std/cli` is not
- * reachable from this build network, see docs/decisions.md). Pure: returns a plan, never exits.
+ * The server's command-line options, read by the shared parser of src/options.ts and validated into a plan.
+ * Pure: returns a plan, never exits.
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { integerOption, type OptionSpec, type OptionValues, parseOptions } from "./options.ts";
 import { SERVER_NAME, VERSION } from "./version.ts";
 
 /** Validated options for a server run. */
@@ -42,6 +42,17 @@ Environment: CHEM_MCP_NAME_LOOKUP_URL overrides the name_to_smiles lookup URL te
 CHEM_MCP_WORKERS sets the number of tool worker threads, 1 to 256 (default: one per available core).
 `;
 
+const OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  transport: { type: "string" },
+  bind: { type: "string" },
+  port: { type: "string" },
+  "allow-non-loopback": { type: "boolean" },
+  "allowed-origin": { type: "string", multiple: true },
+  "max-concurrency": { type: "string" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
+};
+
 const HTTP_ONLY = ["bind", "port", "allow-non-loopback", "allowed-origin", "max-concurrency"] as const;
 
 /**
@@ -54,32 +65,15 @@ const HTTP_ONLY = ["bind", "port", "allow-non-loopback", "allowed-origin", "max-
  * ```
  */
 export function parseCli(argv: readonly string[]): CliPlan {
-  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        transport: { type: "string" },
-        bind: { type: "string" },
-        port: { type: "string" },
-        "allow-non-loopback": { type: "boolean" },
-        "allowed-origin": { type: "string", multiple: true },
-        "max-concurrency": { type: "string" },
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean", short: "V" },
-      },
-    }));
-  } catch (error) {
-    return fail(error instanceof Error ? error.message : String(error));
-  }
+  const parsed = parseOptions(argv, OPTIONS);
+  if (!parsed.ok) return fail(parsed.message);
+  const { values } = parsed;
   if (values.help) return { kind: "print", text: HELP };
   if (values.version) return { kind: "print", text: `${SERVER_NAME} ${VERSION}\n` };
   return serveOptions(values);
 }
 
-function serveOptions(values: Record<string, unknown>): CliPlan {
+function serveOptions(values: OptionValues): CliPlan {
   const transport = (values.transport as string | undefined) ?? "stdio";
   if (transport !== "stdio" && transport !== "streamable-http") {
     return fail(`--transport must be 'stdio' or 'streamable-http', got '${transport}'`);
@@ -94,9 +88,9 @@ function serveOptions(values: Record<string, unknown>): CliPlan {
   if (!isLoopbackAddress(bind) && !allowNonLoopback) {
     return fail(`refusing to bind non-loopback address ${bind} without --allow-non-loopback`);
   }
-  const port = integer(values.port, 3000, 0, 65535);
+  const port = integerOption(values.port, 3000, 0, 65535);
   if (port === undefined) return fail(`--port must be an integer from 0 to 65535, got '${values.port}'`);
-  const maxConcurrency = integer(values["max-concurrency"], 16, 1, 10_000);
+  const maxConcurrency = integerOption(values["max-concurrency"], 16, 1, 10_000);
   if (maxConcurrency === undefined) {
     return fail(`--max-concurrency must be an integer from 1 to 10000, got '${values["max-concurrency"]}'`);
   }
@@ -112,14 +106,7 @@ function serveOptions(values: Record<string, unknown>): CliPlan {
 }
 
 function fail(message: string): CliPlan {
-  return { kind: "error", message: `${SERVER_NAME}: ${message.split("\n")[0]} (see --help)`, exitCode: 2 };
-}
-
-function integer(raw: unknown, fallback: number, min: number, max: number): number | undefined {
-  if (raw === undefined) return fallback;
-  if (typeof raw !== "string" || !/^\d+$/.test(raw)) return undefined;
-  const n = Number(raw);
-  return n >= min && n <= max ? n : undefined;
+  return { kind: "error", message: `${SERVER_NAME}: ${message} (see --help)`, exitCode: 2 };
 }
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;

@@ -17,6 +17,7 @@ export type ChemErrorCode =
   | "UNSUPPORTED_MOLECULE"
   | "NO_COMMON_SUBSTRUCTURE"
   | "COMPUTATION_TIMEOUT"
+  | "SERVER_BUSY"
   | "EMBEDDING_FAILED"
   | "NAME_NOT_FOUND"
   | "LOOKUP_TIMEOUT"
@@ -49,6 +50,10 @@ export const CHEM_ERROR_DOCS: Readonly<Record<ChemErrorCode, { meaning: string; 
   COMPUTATION_TIMEOUT: {
     meaning: "A bounded computation reached its time or iteration limit.",
     fix: "Raise the limit within its maximum, or simplify the input.",
+  },
+  SERVER_BUSY: {
+    meaning: "Every tool worker stayed busy past the queue deadline (`details.retry_after_ms`).",
+    fix: "Retry after that time.",
   },
   EMBEDDING_FAILED: {
     meaning: "3D coordinates could not be generated.",
@@ -97,6 +102,17 @@ export class ChemError extends ChemMcpError {
     message: string,
     readonly details?: Readonly<Record<string, unknown>>,
   ) {
+    super(message);
+  }
+}
+
+/**
+ * A call the client withdrew (`notifications/cancelled`) before it was answered: the protocol layer sends no
+ * answer for it.
+ */
+export class CancelledError extends ChemMcpError {
+  /** @param message What was cancelled, for the log. */
+  constructor(message = "the call was cancelled by the client") {
     super(message);
   }
 }

@@ -3,7 +3,7 @@
  *
  * @module
  */
-export { createServer, INSTRUCTIONS, toolRegistry } from "./server.ts";
+export { createServer, INSTRUCTIONS, toolRegistry } from "./create_server.ts";
 export { Connection, McpServer, type Reply, type ServerInfo, type ServerOptions } from "./protocol/server.ts";
 export { type ToolDescriptor, ToolRegistry, TOOLS } from "./tools/registry.ts";
 export { defineTool, type Tool } from "./tools/tool.ts";

@@ -9,7 +9,7 @@ import { loadRDKit } from "./chem/rdkit.ts";
 import { isLoopbackAddress, normalizeOrigin, parseCli, type ServeOptions } from "./cli.ts";
 import type { McpServer } from "./protocol/server.ts";
 import { type ByteStream, HTTP_TIMEOUT_MS, HttpEndpoint } from "./transport/http_endpoint.ts";
-import { createServer } from "./server.ts";
+import { createServer } from "./create_server.ts";
 import { StdioSession } from "./transport/stdio.ts";
 import { IsolatedRunner, type SpawnWorker } from "./tools/isolation.ts";
 
@@ -40,6 +40,11 @@ export function toolWorkerCount(
   return count;
 }
 
+/** The one stderr line of a stdio server started on a terminal. */
+export const WAITING_ON_TERMINAL =
+  "waiting for JSON-RPC 2.0 messages on stdin, one per line (this is an MCP server for a client to start; " +
+  "--help shows the options, Ctrl-D ends)";
+
 /** What a runtime provides to {@link main}. */
 export interface Platform {
   /** Writes diagnostics (never protocol data). */
@@ -53,6 +58,8 @@ export interface Platform {
    * until it resolves (backpressure from a saturated connection).
    */
   readonly readStdin: (onChunk: (chunk: Uint8Array) => Promise<void> | undefined) => Promise<void>;
+  /** True when stdin is a terminal: a person, not a client, is at the other end. */
+  readonly stdinIsTerminal: boolean;
   /** The process environment. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Starts a worker running the tool-worker entry of this runtime (absent: every tool runs in place). */
@@ -103,12 +110,12 @@ export async function main(args: readonly string[], platform: Platform): Promise
       spawn: platform.spawnToolWorker,
       wasm: module,
       size: workers,
-      onWarm: (ms) => log(`${workers} tool worker(s) started and warmed up in ${Math.round(ms)} ms`),
+      log,
     })
     : undefined;
   const server = createServer({
     log,
-    ...(runner ? { runTool: (tool, args) => runner.run(tool, args), workers } : {}),
+    ...(runner ? { runTool: (tool, args, signal) => runner.run(tool, args, signal), workers } : {}),
   });
   // The pool starts (each worker loading RDKit and building its one-time tables on its own thread) once the
   // first stdio answer is out, so its start-up does not compete with that answer for the cores, or once the
@@ -119,6 +126,8 @@ export async function main(args: readonly string[], platform: Platform): Promise
     startPool();
     return await new Promise<never>(() => {});
   }
+  // A client says nothing until it writes; a person who started the server by hand would see a silent terminal.
+  if (platform.stdinIsTerminal) log(WAITING_ON_TERMINAL);
   let first = true;
   const session = new StdioSession(server.connect(), async (text) => {
     await platform.stdout(text);

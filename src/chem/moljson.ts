@@ -369,12 +369,14 @@ function fullMolJson(mol: Mol): ResolvedMolJson {
  * ```
  */
 export function toMolJson(smiles: string): MolJson {
-  return withMol(smiles, () => {
+  return withMol(smiles, (mol) => {
     // Re-read the validated text with CIP labelling (same parser, so the same atom order).
     const labelled = rdkit().get_mol(smiles.trim(), JSON.stringify({ assignCIPLabels: true }));
     if (!labelled || !labelled.is_valid()) {
       labelled?.delete();
-      throw new ChemError("INVALID_SMILES", "RDKit could not parse the SMILES with CIP labelling.");
+      // RDKit's CIP labeller gives up on some large stereo systems (a perhydro-polyacene of 20 rings, for one)
+      // and the labelled parse then fails; the molecule itself is valid, so its centres get no CIP label.
+      return withoutCip(molToMolJson(mol));
     }
     try {
       return molToMolJson(labelled);
@@ -382,6 +384,16 @@ export function toMolJson(smiles: string): MolJson {
       labelled.delete();
     }
   });
+}
+
+/** The same document with every CIP label cleared (labels not from the new labeller are not given). */
+function withoutCip(doc: MolJson): MolJson {
+  return {
+    ...doc,
+    atoms: doc.atoms.map((atom) =>
+      atom.chirality ? { ...atom, chirality: { ...atom.chirality, cip: null } } : atom
+    ),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -63,10 +63,40 @@ export function loadRDKit(
     },
   }).then((module) => {
     module.disable_logging();
+    trackSizes(module);
     loaded = module;
     return module;
   });
   return loading;
+}
+
+let largestSeen = 0;
+
+/** Records the size of every molecule and query RDKit builds, for {@link takeLargestMolecule}. */
+function trackSizes(module: MainModule): void {
+  const track = <A extends unknown[]>(make: (...args: A) => Mol | null) => {
+    const tracked = (...args: A): Mol | null => {
+      const mol = make.apply(module, args);
+      if (mol) largestSeen = Math.max(largestSeen, mol.get_num_atoms());
+      return mol;
+    };
+    // Embind's overload dispatch looks its table up on the module's property, which is now this wrapper.
+    return Object.assign(tracked, make);
+  };
+  module.get_mol = track(module.get_mol) as MainModule["get_mol"];
+  module.get_qmol = track(module.get_qmol) as MainModule["get_qmol"];
+  module.get_mol_copy = track(module.get_mol_copy) as MainModule["get_mol_copy"];
+}
+
+/**
+ * The most atoms of any molecule or query RDKit has built since the last call, and resets the count. A tool
+ * worker asks after each call: an instance that held a very large molecule may have been damaged silently
+ * (src/tools/placement.ts, `LARGE_INPUT_ATOMS`), so the worker is replaced.
+ */
+export function takeLargestMolecule(): number {
+  const largest = largestSeen;
+  largestSeen = 0;
+  return largest;
 }
 
 /**
@@ -167,6 +197,14 @@ export function withQuery<T>(smarts: string, fn: (query: Mol) => T): T {
   if (text.length === 0) {
     throw new ChemError("INVALID_SMARTS", "SMARTS is empty; pass a pattern such as 'c1ccccc1'.");
   }
+  const depth = recursionDepth(text);
+  if (depth > MAX_SMARTS_RECURSION) {
+    throw new ChemError(
+      "INVALID_SMARTS",
+      `SMARTS nests recursive SMARTS ($(...)) ${depth} deep; at most ${MAX_SMARTS_RECURSION} levels are accepted.`,
+      { depth, limit: MAX_SMARTS_RECURSION },
+    );
+  }
   const query = rdkit().get_qmol(text);
   if (!query || !query.is_valid()) {
     query?.delete();
@@ -181,6 +219,37 @@ export function withQuery<T>(smarts: string, fn: (query: Mol) => T): T {
   } finally {
     query.delete();
   }
+}
+
+/**
+ * Deepest nesting of recursive SMARTS (`$(...)` inside `$(...)`) accepted. RDKit's SMARTS parser and matcher
+ * recurse once per level on the WebAssembly stack: 200 levels overwrite memory (later calls fail), 120 did not
+ * (measured). Real queries nest two or three levels; 16 leaves a wide margin both ways.
+ */
+export const MAX_SMARTS_RECURSION = 16;
+
+/**
+ * How deep recursive SMARTS nest in `smarts`, read from the text alone.
+ *
+ * @example
+ * ```ts
+ * recursionDepth("[$([OH]),$([NH2])]"); // 1
+ * recursionDepth("[$(C[$(N)])]"); // 2
+ * ```
+ */
+export function recursionDepth(smarts: string): number {
+  const open: boolean[] = []; // per open parenthesis: whether it opened a recursive SMARTS
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < smarts.length; i++) {
+    const ch = smarts[i];
+    if (ch === "(") {
+      const recursive = smarts[i - 1] === "$";
+      open.push(recursive);
+      if (recursive) deepest = Math.max(deepest, ++depth);
+    } else if (ch === ")" && open.pop()) depth--;
+  }
+  return deepest;
 }
 
 const ATOM_TOKEN = /\[[^\]]*\]|Br|Cl|[BCNOPSFI*bcnops]/g;

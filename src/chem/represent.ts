@@ -14,7 +14,7 @@
  */
 import { ChemError } from "../errors.ts";
 import { type MolJson, resolveMolJson, toMolJson } from "./moljson.ts";
-import { rdkit, withMol } from "./rdkit.ts";
+import { type Mol, rdkit, withMol } from "./rdkit.ts";
 
 /** The CML namespace URI. */
 export const CML_NAMESPACE = "http://www.xml-cml.org/schema";
@@ -32,6 +32,23 @@ export interface Identifiers {
 }
 
 /**
+ * Largest ring (atoms) for which InChI is computed. The InChI library bundled with RDKit MinimalLib overwrites
+ * memory on a 300-membered aromatic ring (no trap: later calls on the same instance fail), and not on 290
+ * (measured); no ring in a drug or natural product comes near 128.
+ */
+export const MAX_INCHI_RING = 128;
+
+/** Size of the molecule's largest SSSR ring, from RDKit's JSON ring list (0 when acyclic). */
+function largestRing(mol: Mol): number {
+  const doc = JSON.parse(mol.get_json()) as {
+    molecules?: { extensions?: { name?: string; atomRings?: number[][] }[] }[];
+  };
+  const rings = doc.molecules?.[0]?.extensions?.find((e) => e.name === "rdkitRepresentation")?.atomRings ??
+    [];
+  return rings.reduce((largest, ring) => Math.max(largest, ring.length), 0);
+}
+
+/**
  * Standard InChI from RDKit's bundled InChI library. Throws `UNSUPPORTED_MOLECULE` when InChI cannot
  * represent the molecule (dummy atoms, for example).
  *
@@ -41,7 +58,18 @@ export interface Identifiers {
  * ```
  */
 export function inchi(smiles: string): string {
-  const text = withMol(smiles, (mol) => mol.get_inchi());
+  const text = withMol(smiles, (mol) => {
+    const ring = largestRing(mol);
+    if (ring > MAX_INCHI_RING) {
+      throw new ChemError(
+        "UNSUPPORTED_MOLECULE",
+        `InChI is not computed for rings of more than ${MAX_INCHI_RING} atoms (this one has ${ring}); use ` +
+          "canonical SMILES.",
+        { ring_size: ring, limit: MAX_INCHI_RING },
+      );
+    }
+    return mol.get_inchi();
+  });
   if (!text) {
     throw new ChemError(
       "UNSUPPORTED_MOLECULE",
@@ -103,7 +131,7 @@ export function hillFormula(written: MolJson): string {
  */
 export function identifiers(smiles: string): Identifiers {
   return withMol(smiles, (mol) => {
-    const text = mol.get_inchi();
+    const text = largestRing(mol) > MAX_INCHI_RING ? "" : mol.get_inchi();
     return {
       canonical_smiles: mol.get_smiles(),
       inchi: text,

@@ -5,11 +5,12 @@
  * @module
  */
 import * as v from "valibot";
-import { ChemError, ProtocolError } from "../errors.ts";
+import { CancelledError, ChemError, ProtocolError } from "../errors.ts";
 import type { Tool } from "../tools/tool.ts";
-import type { ToolRegistry } from "../tools/registry.ts";
+import type { ToolDescriptor, ToolRegistry } from "../tools/registry.ts";
 import { isListCall, runList } from "../tools/list.ts";
 import { type Dialect, METHODS, type PinState, resolveDialect } from "./dialect.ts";
+import { argumentError, formatIssues } from "./arguments.ts";
 import { toErrorObject } from "./errors.ts";
 import {
   decode,
@@ -45,7 +46,7 @@ export interface ServerOptions {
    * Runs a tool on validated arguments; defaults to calling `tool.run` in place. The runtime entries pass a
    * worker-pool runner (src/tools/isolation.ts) so tools that can run away are stopped at their deadline.
    */
-  readonly runTool?: (tool: Tool, args: Record<string, unknown>) => Promise<unknown>;
+  readonly runTool?: (tool: Tool, args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
   /** Workers behind `runTool`: a list call keeps at most this many chunks in flight (default 1). */
   readonly workers?: number;
 }
@@ -114,7 +115,7 @@ export class McpServer {
   }
 
   /** @internal Serves one decoded request in a resolved dialect. */
-  async serve(request: JsonRpcRequest, dialect: Dialect): Promise<unknown> {
+  async serve(request: JsonRpcRequest, dialect: Dialect, signal?: AbortSignal): Promise<unknown> {
     switch (request.method) {
       case "initialize":
         return this.#cache.legacy.init;
@@ -125,20 +126,24 @@ export class McpServer {
       case "tools/list":
         return this.#cache[dialect].list;
       case "tools/call":
-        return await this.#callTool(request.params, dialect);
+        return await this.#callTool(request.params, dialect, signal);
       default:
         throw unknownMethod(request.method);
     }
   }
 
-  async #callTool(params: Record<string, unknown>, dialect: Dialect): Promise<unknown> {
+  async #callTool(params: Record<string, unknown>, dialect: Dialect, signal?: AbortSignal): Promise<unknown> {
     const tool = this.#findTool(params.name, dialect);
-    const args = v.safeParse(tool.input, params.arguments);
-    if (!args.success) throw argumentError(tool, args.issues, params.arguments, dialect);
+    const args = v.safeParse(tool.input, params.arguments, { abortEarly: true });
+    if (!args.success) {
+      const issues = allIssues(tool, params.arguments, args.issues);
+      throw argumentError(this.#descriptor(tool), issues, params.arguments, dialect);
+    }
     let result: unknown;
     try {
-      result = await this.#run(tool, args.output);
+      result = await this.#run(tool, args.output, signal);
     } catch (error) {
+      if (error instanceof CancelledError) throw error;
       if (error instanceof ChemError) {
         if (dialect === "legacy") throw error;
         return chemistryFailure(error);
@@ -165,9 +170,11 @@ export class McpServer {
   }
 
   /** A call in place or through `runTool`; a list call as chunks (src/tools/list.ts). */
-  #run(tool: Tool, args: Record<string, unknown>): Promise<unknown> {
+  #run(tool: Tool, args: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
     const run = this.#options.runTool ?? ((t: Tool, a: Record<string, unknown>) => Promise.resolve(t.run(a)));
-    return isListCall(tool, args) ? runList(tool, args, run, this.#options.workers) : run(tool, args);
+    return isListCall(tool, args)
+      ? runList(tool, args, run, this.#options.workers, signal)
+      : run(tool, args, signal);
   }
 
   #findTool(name: unknown, dialect: Dialect): Tool {
@@ -183,6 +190,10 @@ export class McpServer {
     });
   }
 
+  #descriptor(tool: Tool): ToolDescriptor {
+    return this.#options.registry.descriptors.find((d) => d.name === tool.name)!;
+  }
+
   #log(message: string): void {
     this.#options.log?.(message);
   }
@@ -194,6 +205,8 @@ export class McpServer {
  */
 export class Connection {
   #pin: PinState = null;
+  /** Requests being served, by their id as JSON, so `notifications/cancelled` can withdraw one. */
+  readonly #inFlight = new Map<string, AbortController>();
 
   /** @internal Use {@link McpServer.connect}. */
   constructor(readonly server: McpServer, readonly mode: ConnectionMode) {
@@ -219,21 +232,38 @@ export class Connection {
       case "error":
         return Promise.resolve(errorReply(decoded.id, decoded.error));
       case "response":
+        return Promise.resolve(undefined);
       case "notification":
+        if (decoded.request.method === "notifications/cancelled") this.#cancel(decoded.request.params);
         return Promise.resolve(undefined);
       case "request":
         return this.#request(decoded.request);
     }
   }
 
-  async #request(request: JsonRpcRequest): Promise<Reply> {
+  async #request(request: JsonRpcRequest): Promise<Reply | undefined> {
     const id = request.id!;
+    const key = JSON.stringify(id);
+    // A second request reusing an id in flight is served, but only the latest can be cancelled.
+    const controller = new AbortController();
+    this.#inFlight.set(key, controller);
     try {
       const dialect = this.#accept(request);
-      return { text: resultResponse(id, await this.server.serve(request, dialect)) };
+      return { text: resultResponse(id, await this.server.serve(request, dialect, controller.signal)) };
     } catch (error) {
+      // MCP cancellation: the receiver sends no response for a cancelled request.
+      if (error instanceof CancelledError) return undefined;
       return errorReply(id, error);
+    } finally {
+      if (this.#inFlight.get(key) === controller) this.#inFlight.delete(key);
     }
+  }
+
+  /** Withdraws the request named by a `notifications/cancelled`; an unknown or finished id is ignored. */
+  #cancel(params: Record<string, unknown>): void {
+    const id = params.requestId;
+    if (typeof id !== "string" && typeof id !== "number") return;
+    this.#inFlight.get(JSON.stringify(id))?.abort();
   }
 
   /** Synchronous gate: method known, dialect resolved, envelope valid; pins the connection on success. */
@@ -275,28 +305,25 @@ function chemistryFailure(error: ChemError): unknown {
   };
 }
 
-function argumentError(
+/** Arguments larger than this (as JSON) are not validated a second time to list every problem. */
+const FULL_VALIDATION_LIMIT = 64 * 1024;
+
+/**
+ * Every problem of invalid arguments, for the error to list, when finding them all is cheap; else the first
+ * problem alone (a million bad list entries must not cost a million issue objects).
+ */
+function allIssues(
   tool: Tool,
-  issues: readonly v.BaseIssue<unknown>[],
   args: unknown,
-  dialect: Dialect,
-): ProtocolError {
-  const where = args === undefined ? "params.arguments is missing; " : "";
-  const message = `Invalid arguments for tool '${tool.name}': ${where}${formatIssues(issues, "arguments")}`;
-  const data = { ...(dialect === "legacy" ? { code: "INVALID_ARGUMENTS" } : {}), issues: issueList(issues) };
-  return new ProtocolError(dialect === "legacy" ? "tool_failure" : "invalid_params", message, data);
-}
-
-function issuePath(issue: v.BaseIssue<unknown>, root: string): string {
-  const keys = (issue.path ?? []).map((item) => String(item.key));
-  return [root, ...keys].join(".");
-}
-
-function issueList(issues: readonly v.BaseIssue<unknown>[]): { path: string; message: string }[] {
-  return issues.map((issue) => ({ path: issuePath(issue, "arguments"), message: issue.message }));
-}
-
-/** One line per validation issue: `arguments.smiles: Invalid type: Expected string but received undefined`. */
-export function formatIssues(issues: readonly v.BaseIssue<unknown>[], root: string): string {
-  return issues.map((issue) => `${issuePath(issue, root)}: ${issue.message}`).join("; ");
+  first: readonly v.BaseIssue<unknown>[],
+): readonly v.BaseIssue<unknown>[] {
+  let size: number;
+  try {
+    size = JSON.stringify(args ?? null).length;
+  } catch {
+    return first;
+  }
+  if (size > FULL_VALIDATION_LIMIT) return first;
+  const full = v.safeParse(tool.input, args);
+  return full.success ? first : full.issues;
 }

@@ -6,7 +6,7 @@
 import rdkitWasm from "./rdkit_wasm_deno.js";
 import { main, type Platform } from "../main.ts";
 import { listenDeno } from "./tcp_deno.ts";
-import type { WorkerHandle, WorkerReply } from "../tools/isolation.ts";
+import { PROCESS_WORKER_FLAG, serveProcessWorker, spawnProcessWorker } from "./process_worker_deno.ts";
 
 const encoder = new TextEncoder();
 
@@ -20,6 +20,7 @@ export const denoPlatform: Platform = {
     }
   },
   loadWasm: () => Promise.resolve(rdkitWasm),
+  stdinIsTerminal: Deno.stdin.isTerminal(),
   env: Deno.env.toObject(),
   readStdin: async (onChunk) => {
     for await (const chunk of Deno.stdin.readable) {
@@ -28,31 +29,16 @@ export const denoPlatform: Platform = {
     }
   },
   listen: listenDeno,
-  spawnToolWorker,
+  spawnToolWorker: spawnProcessWorker,
   parallelism: navigator.hardwareConcurrency,
 };
 
-/** A Web Worker running src/runtime/worker_deno.ts (Deno ends the process itself, so `hold` has nothing to do). */
-function spawnToolWorker(): WorkerHandle {
-  const worker = new Worker(new URL("./worker_deno.ts", import.meta.url).href, { type: "module" });
-  return {
-    post: (message) => worker.postMessage(message),
-    onMessage: (listener) => {
-      worker.onmessage = (event: MessageEvent<WorkerReply>) => listener(event.data);
-    },
-    onFailure: (listener) => {
-      worker.onerror = (event) => {
-        event.preventDefault();
-        listener(event.message);
-      };
-    },
-    terminate: () => worker.terminate(),
-    hold: () => {},
-  };
-}
-
 /** Runs the server with Deno's arguments and exits with its status. */
 export async function run(): Promise<void> {
+  if (Deno.args[0] === PROCESS_WORKER_FLAG) {
+    await serveProcessWorker();
+    Deno.exit(0);
+  }
   // As in src/runtime/node.ts: a container's first process has no default signal action. (Windows has no SIGTERM.)
   if (Deno.build.os !== "windows") {
     Deno.addSignalListener("SIGTERM", () => Deno.exit(143));

@@ -42,6 +42,7 @@ export const nodePlatform: Platform = {
       process.stdout.write(text, (error) => (error ? reject(error) : resolve()))
     ),
   loadWasm,
+  stdinIsTerminal: process.stdin.isTTY === true,
   env: process.env,
   readStdin: (onChunk) =>
     new Promise((resolve, reject) => {

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { admetProfile } from "../chem/admet.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
 import { count, givenSmiles, num, smilesArg } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 const endpointFields = {
   prediction: v.pipe(
@@ -19,6 +19,7 @@ const endpointSchema = (what: string) => v.pipe(v.object(endpointFields), v.desc
 export const admetProfileTool = defineTool({
   name: "admet_profile",
   title: "ADMET profile (published rules of thumb)",
+  annotations: LOCAL_COMPUTATION,
   description: "Seven heuristic ADMET estimates from published rules of thumb on computed descriptors (not " +
     "measurements), for triage: bbb penetrant|non_penetrant (BOILED-Egg, Daina & Zoete 2016); caco2 high|low " +
     "(Egan et al. 2000); herg lower_risk|moderate_risk|higher_risk, cyp3a4 inhibition_less_likely|" +

@@ -2,12 +2,13 @@ import * as v from "valibot";
 import { boiledEgg } from "../chem/boiled_egg.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
 import { num, smilesArg } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 /** `boiled_egg`: BOILED-Egg GI absorption and BBB permeation zones. */
 export const boiledEggTool = defineTool({
   name: "boiled_egg",
   title: "BOILED-Egg GI absorption and BBB permeation",
+  annotations: LOCAL_COMPUTATION,
   description:
     "BOILED-Egg (Daina & Zoete 2016): passive GI absorption (white ellipse) and BBB permeation (yolk) from " +
     "WLOGP (Wildman–Crippen) and TPSA (Å², with S and P, so above calc_properties' TPSA for S/P compounds); " +

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { ALERTS_MAX_HEAVY_ATOMS, type AlertScreen, BRENK_METHOD, brenkCheckSmiles } from "../chem/alerts.ts";
 import { count, givenSmiles, smilesArg } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 /** Output schema shared by the alert tools. */
 export const alertOutput = (what: string, families: string) =>
@@ -42,6 +42,7 @@ export function alertResult(smiles: string, screen: AlertScreen, method: string)
 export const brenkCheckTool = defineTool({
   name: "brenk_check",
   title: "Brenk structural alerts",
+  annotations: LOCAL_COMPUTATION,
   description:
     "Screen for the 105 Brenk alerts (Brenk et al. 2008; RDKit FilterCatalog): reactive, unstable or toxic " +
     "groups unwanted in screening compounds (Michael acceptors, aldehydes, nitro, alkyl halides). Each hit " +

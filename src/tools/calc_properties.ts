@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { calcProperties } from "../chem/properties.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
 import { count, givenSmiles, num, smilesArg } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 /** One number per QED property (Bickerton et al. 2012, Table 1): its value or, with `desirability`, its desirability. */
 const qedRecord = (what: string, desirability = false) => {
@@ -34,6 +34,7 @@ export const CALC_PROPERTIES_METHOD =
 export const calcPropertiesTool = defineTool({
   name: "calc_properties",
   title: "Molecular properties and QED",
+  annotations: LOCAL_COMPUTATION,
   description:
     "Physicochemical properties (RDKit): average MW (g/mol), exact mass (Da), Wildman–Crippen logP " +
     "(1999), TPSA (Ertl et al. 2000; Å², N and O only), H-bond donors/acceptors (Lipinski's counts as " +

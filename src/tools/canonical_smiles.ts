@@ -1,12 +1,13 @@
 import * as v from "valibot";
 import { canonicalSmiles } from "../chem/identity.ts";
 import { canonicalSmilesField, givenSmiles, smilesArg } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 /** `canonical_smiles`: one unique SMILES per molecule. */
 export const canonicalSmilesTool = defineTool({
   name: "canonical_smiles",
   title: "Canonical SMILES",
+  annotations: LOCAL_COMPUTATION,
   description:
     "RDKit canonical isomeric SMILES (stereo and isotopes kept): one molecule always gives one string, so " +
     "use it to deduplicate or compare molecules written differently. Example: 'OCC' and 'C(O)C' both give " +

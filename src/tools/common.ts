@@ -38,6 +38,8 @@ export const canonicalSmilesField = v.pipe(v.string(), v.description("RDKit cano
 
 /**
  * Seconds a worker deadline allows beyond a tool's own time limit (result building, cloning), so the limit the
- * tool enforces itself is the one users meet.
+ * tool enforces itself is the one users meet; past it the worker is stopped, so a call is answered within its
+ * limit plus this margin whether or not the computation stops by itself (RDKit's FMCS checks its timeout only
+ * between steps).
  */
-export const ISOLATION_GRACE_S = 5;
+export const ISOLATION_GRACE_S = 1;

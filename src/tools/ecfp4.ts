@@ -1,12 +1,13 @@
 import * as v from "valibot";
 import { ecfp4, ECFP4_BITS, ECFP4_METHOD } from "../chem/fingerprint.ts";
 import { count, givenSmiles, smilesArg } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 /** `ecfp4`: circular fingerprint as hex. */
 export const ecfp4Tool = defineTool({
   name: "ecfp4",
   title: "ECFP4 fingerprint",
+  annotations: LOCAL_COMPUTATION,
   description:
     "ECFP4 circular fingerprint (RDKit Morgan radius 2, 2048 bits; Rogers & Hahn 2010) as 512 hex digits " +
     "and its popcount. For similarity use tanimoto. Error: INVALID_SMILES.",

@@ -8,7 +8,7 @@ import {
   MCS_MIN_MOLECULES,
 } from "../chem/mcs.ts";
 import { count, ISOLATION_GRACE_S, smilesArg } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 /** Method text echoed in results. */
 export const MCS_METHOD = "RDKit FMCS (Dalke & Hastings, J. Cheminform. 2013, 5(Suppl 1), O6, " +
@@ -18,6 +18,7 @@ export const MCS_METHOD = "RDKit FMCS (Dalke & Hastings, J. Cheminform. 2013, 5(
 export const findMcsTool = defineTool({
   name: "find_mcs",
   title: "Maximum common substructure",
+  annotations: LOCAL_COMPUTATION,
   description:
     `Maximum common substructure of ${MCS_MIN_MOLECULES}–${MCS_MAX_MOLECULES} molecules (RDKit FMCS; Dalke ` +
     "& Hastings 2013) as SMARTS, with atom and bond counts and one match per molecule (atom indices). " +

@@ -12,7 +12,7 @@ import {
 } from "../chem/conformer/index.ts";
 import { round } from "../chem/identity.ts";
 import { count, givenSmiles, ISOLATION_GRACE_S, num, smilesArg } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 /** Fixed text naming the method, returned with every result. */
 export const GENERATE_3D_METHOD: string =
@@ -40,6 +40,7 @@ const terms = v.object({
 export const generate3dTool = defineTool({
   name: "generate_3d",
   title: "3D structure (DREIDING)",
+  annotations: LOCAL_COMPUTATION,
   description:
     "One 3D structure as XYZ text (Å, all hydrogens; heavy atoms in SMILES order, then H) and its DREIDING " +
     "steric energy (kcal/mol; compare only between structures of one molecule). Heuristic placement, then " +

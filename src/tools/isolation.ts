@@ -16,9 +16,16 @@
  * @module
  */
 import * as v from "valibot";
-import { ChemError, type ChemErrorCode } from "../errors.ts";
-import { loadRDKit } from "../chem/rdkit.ts";
-import { POOLED_DEADLINE_MS, POOLED_TOOLS, type WarmUpCall } from "./placement.ts";
+import { CancelledError, ChemError, type ChemErrorCode, ChemMcpError } from "../errors.ts";
+import { loadRDKit, takeLargestMolecule } from "../chem/rdkit.ts";
+import {
+  inputAtoms,
+  LARGE_INPUT_ATOMS,
+  POOLED_DEADLINE_MS,
+  POOLED_TOOLS,
+  QUEUE_DEADLINE_MS,
+  type WarmUpCall,
+} from "./placement.ts";
 import type { Tool } from "./tool.ts";
 
 /** Main thread → worker. */
@@ -30,12 +37,13 @@ export type WorkerRequest =
 export type WorkerReply =
   | { readonly kind: "ready" }
   | { readonly kind: "warm" }
-  | { readonly kind: "result"; readonly value: unknown }
+  | { readonly kind: "result"; readonly value: unknown; readonly retire?: boolean }
   | {
     readonly kind: "chem_error";
     readonly code: ChemErrorCode;
     readonly message: string;
     readonly details?: Record<string, unknown>;
+    readonly retire?: boolean;
   }
   | { readonly kind: "failure"; readonly message: string };
 
@@ -96,11 +104,19 @@ export function serveToolWorker(
       await ready;
       const tool = byName.get(message.tool);
       if (!tool) throw new Error(`no tool named '${message.tool}' in the worker`);
-      endpoint.post({ kind: "result", value: await tool.run(message.args as never) });
+      takeLargestMolecule();
+      const value = await tool.run(message.args as never);
+      endpoint.post({ kind: "result", value, ...retireFlag() });
     } catch (error) {
       endpoint.post(
         error instanceof ChemError
-          ? { kind: "chem_error", code: error.code, message: error.message, details: error.details }
+          ? {
+            kind: "chem_error",
+            code: error.code,
+            message: error.message,
+            details: error.details,
+            ...retireFlag(),
+          }
           : {
             kind: "failure",
             message: error instanceof Error ? error.stack ?? error.message : String(error),
@@ -108,6 +124,11 @@ export function serveToolWorker(
       );
     }
   });
+}
+
+/** `retire: true` when this call built a molecule large enough to have damaged RDKit without a trap. */
+function retireFlag(): { retire?: true } {
+  return takeLargestMolecule() > LARGE_INPUT_ATOMS ? { retire: true } : {};
 }
 
 /** Makes each warm-up call with its validated arguments, yielding to waiting messages before each. */
@@ -130,7 +151,7 @@ export interface IsolatedRunnerOptions {
   readonly spawn: SpawnWorker;
   /** The compiled RDKit module, sent to each worker so none compiles it again. */
   readonly wasm: WebAssembly.Module;
-  /** Most workers alive at once; further pooled calls wait for one. */
+  /** Workers kept for the pool (one more may start for bounded calls when `size` is 1, see {@link IsolatedRunner}). */
   readonly size: number;
   /** Longest a new worker may take to load RDKit, ms. */
   readonly startupMs?: number;
@@ -138,14 +159,20 @@ export interface IsolatedRunnerOptions {
   readonly pooled?: ReadonlySet<string>;
   /** Deadline of those tools, ms (default {@link POOLED_DEADLINE_MS}). */
   readonly pooledDeadlineMs?: number;
+  /** Longest a pooled call waits for a worker before it is answered `SERVER_BUSY`, ms (default {@link QUEUE_DEADLINE_MS}). */
+  readonly queueDeadlineMs?: number;
   /** Told once, when every worker of {@link IsolatedRunner.start} has made its warm-up calls, how long it took. */
   readonly onWarm?: (elapsedMs: number) => void;
+  /** Diagnostics: a worker that failed or died, the protocol thread's RDKit failing (then every call is pooled). */
+  readonly log?: (message: string) => void;
 }
 
-/** How one call in a worker ended: the worker's reply, the worker dying, or the deadline passing. */
-type CallOutcome = WorkerReply | { readonly kind: "died"; readonly reason: string } | {
-  readonly kind: "timeout";
-};
+/** How one call in a worker ended: the worker's reply, the worker dying, the deadline passing, or a cancel. */
+type CallOutcome =
+  | WorkerReply
+  | { readonly kind: "died"; readonly reason: string }
+  | { readonly kind: "timeout" }
+  | { readonly kind: "cancelled" };
 
 interface Slot {
   readonly handle: WorkerHandle;
@@ -159,9 +186,27 @@ interface Slot {
   dead: boolean;
 }
 
+/** A pooled call waiting for a worker. */
+interface Waiter {
+  /** Whether the call may run to its own long time limit (a tool with `isolation`). */
+  readonly runaway: boolean;
+  readonly take: (slot: Slot) => void;
+}
+
 /**
- * Runs each tool call: in the calling thread for cheap tools, in a pooled worker with a deadline for tools with
- * {@link Tool.isolation} and for the costly ones named in `pooled`.
+ * Runs each tool call: in the calling thread for cheap tools on small inputs, in a pooled worker with a deadline
+ * for tools with {@link Tool.isolation}, for the costly ones named in `pooled`, and for any call whose input is
+ * larger than {@link LARGE_INPUT_ATOMS}.
+ *
+ * No wait is unbounded and no call can leave damage behind:
+ * - a call waits for a worker at most `queueDeadlineMs`, then is answered `SERVER_BUSY` with a retry hint;
+ * - tools that can run to a long time limit (`isolation`) hold at most `size - 1` workers (at least one), so a
+ *   bounded call always finds a worker they cannot take; with `size` 1 a second worker starts for bounded calls
+ *   while the only one runs such a search, and stops when it falls idle;
+ * - a worker is retired (terminated, replaced) after a timeout, a cancel, a failure that is not a typed
+ *   chemistry error (a WebAssembly trap), and after any call in which RDKit built a molecule larger than
+ *   {@link LARGE_INPUT_ATOMS}, whose damage to RDKit's memory could be silent;
+ * - if RDKit on the calling thread ever fails that way, every later call goes to the pool.
  *
  * Workers start on first use, or all at once with {@link IsolatedRunner.start}; a started pool replaces each
  * worker it retires at once, so later calls find warm workers too.
@@ -177,9 +222,11 @@ export class IsolatedRunner {
   readonly #options: IsolatedRunnerOptions;
   readonly #pooled: ReadonlySet<string>;
   readonly #idle: Slot[] = [];
-  readonly #waiting: ((slot: Slot) => void)[] = [];
+  readonly #waiting: Waiter[] = [];
   #alive = 0;
+  #runaway = 0;
   #keepFull = false;
+  #inPlaceBroken = false;
 
   /** @param options How to create workers, and how many. */
   constructor(options: IsolatedRunnerOptions) {
@@ -201,40 +248,45 @@ export class IsolatedRunner {
     if (onWarm) void Promise.all(warming).then(() => onWarm(performance.now() - started), () => {});
   }
 
-  /** The deadline of a call of `tool` in the pool, ms, or `undefined` when the tool runs in place. */
+  /** The deadline of a call of `tool` in the pool, ms, or `undefined` when the call runs in place. */
   deadlineMs(tool: Tool, args: Record<string, unknown>): number | undefined {
     if (tool.isolation) return tool.isolation.deadlineMs(args as never);
-    if (!this.#pooled.has(tool.name)) return undefined;
-    return this.#options.pooledDeadlineMs ?? POOLED_DEADLINE_MS;
+    if (this.#pooled.has(tool.name) || this.#inPlaceBroken || inputAtoms(args) > LARGE_INPUT_ATOMS) {
+      return this.#options.pooledDeadlineMs ?? POOLED_DEADLINE_MS;
+    }
+    return undefined;
   }
 
-  /** Runs `tool` on validated `args`; throws `ChemError("COMPUTATION_TIMEOUT")` when the deadline passes. */
-  async run(tool: Tool, args: Record<string, unknown>): Promise<unknown> {
+  /**
+   * Runs `tool` on validated `args`. Throws `ChemError("COMPUTATION_TIMEOUT")` when the deadline passes,
+   * `ChemError("SERVER_BUSY")` when no worker came free in time, and {@link CancelledError} when `signal` aborts
+   * first (the worker running the call is retired at once).
+   */
+  async run(tool: Tool, args: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
     const deadlineMs = this.deadlineMs(tool, args);
-    if (deadlineMs === undefined) return await tool.run(args);
-    const slot = await this.#acquire();
+    if (deadlineMs === undefined) return await this.#runInPlace(tool, args);
+    if (signal?.aborted) throw new CancelledError();
+    const runaway = tool.isolation !== undefined;
+    const slot = await this.#acquire(runaway, signal); // counted in #runaway from here when runaway
+    if (runaway) this.#keepReserve();
+    let reply: CallOutcome;
     try {
-      await slot.ready;
-    } catch (error) {
-      this.#discard(slot);
-      throw error;
+      reply = await this.#call(slot, tool, args, deadlineMs, signal);
+    } finally {
+      if (runaway) this.#runaway--;
     }
-    const reply = await new Promise<CallOutcome>(
-      (resolve) => {
-        const timer = setTimeout(() => resolve({ kind: "timeout" }), deadlineMs);
-        slot.settle = (outcome) => {
-          clearTimeout(timer);
-          resolve(outcome);
-        };
-        slot.handle.hold(true);
-        slot.handle.post({ kind: "call", tool: tool.name, args });
-      },
-    );
-    slot.settle = undefined;
-    slot.handle.hold(false);
-    // After a timeout, a death or an exception (possibly a WebAssembly trap) the worker's RDKit is not trusted.
-    if (reply.kind === "result" || reply.kind === "chem_error") this.#release(slot);
+    // After a timeout, a cancel, a death or an exception (possibly a WebAssembly trap) the worker's RDKit is not
+    // trusted; nor after it built a very large molecule, which may have damaged it without a trap.
+    const trusted = (reply.kind === "result" || reply.kind === "chem_error") && reply.retire !== true;
+    if (trusted) this.#release(slot);
     else this.#discard(slot);
+    if (reply.kind === "died" || reply.kind === "failure") {
+      this.#options.log?.(
+        `'${tool.name}' broke its worker, which was replaced: ${
+          reply.kind === "died" ? reply.reason : reply.message
+        }`,
+      );
+    }
     return unwrap(tool, reply, deadlineMs);
   }
 
@@ -244,30 +296,151 @@ export class IsolatedRunner {
     for (const slot of this.#idle.splice(0)) this.#discard(slot);
   }
 
-  #acquire(): Promise<Slot> {
-    const idle = this.#idle.pop();
-    if (idle) return Promise.resolve(idle);
-    if (this.#alive < this.#options.size) return Promise.resolve(this.#spawn());
-    return new Promise((resolve) => this.#waiting.push(resolve));
+  async #runInPlace(tool: Tool, args: Record<string, unknown>): Promise<unknown> {
+    try {
+      return await tool.run(args);
+    } catch (error) {
+      if (!(error instanceof ChemMcpError)) {
+        this.#inPlaceBroken = true;
+        this.#options.log?.(
+          `'${tool.name}' failed on the protocol thread (${
+            describe(error)
+          }); every later call runs in the pool`,
+        );
+      }
+      throw error;
+    }
   }
 
+  async #call(
+    slot: Slot,
+    tool: Tool,
+    args: Record<string, unknown>,
+    deadlineMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<CallOutcome> {
+    try {
+      await slot.ready;
+    } catch (error) {
+      return { kind: "died", reason: error instanceof Error ? error.message : String(error) };
+    }
+    const outcome = await new Promise<CallOutcome>((resolve) => {
+      const timer = setTimeout(() => resolve({ kind: "timeout" }), deadlineMs);
+      const onAbort = () => resolve({ kind: "cancelled" });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      slot.settle = (outcome) => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        resolve(outcome);
+      };
+      if (signal?.aborted) onAbort();
+      slot.handle.hold(true);
+      slot.handle.post({ kind: "call", tool: tool.name, args });
+    });
+    slot.settle = undefined;
+    slot.handle.hold(false);
+    return outcome;
+  }
+
+  /** A worker for a call: an idle one, a new one within the limits, or the first to come free in time. */
+  #acquire(runaway: boolean, signal: AbortSignal | undefined): Promise<Slot> {
+    const now = this.#tryTake(runaway);
+    if (now) return Promise.resolve(now);
+    const waitMs = this.#options.queueDeadlineMs ?? QUEUE_DEADLINE_MS;
+    return new Promise((resolve, reject) => {
+      const leave = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        const index = this.#waiting.indexOf(waiter);
+        if (index >= 0) this.#waiting.splice(index, 1);
+      };
+      const timer = setTimeout(() => {
+        leave();
+        reject(
+          new ChemError(
+            "SERVER_BUSY",
+            `Every tool worker stayed busy for ${waitMs / 1000} s (other calls are running long searches); ` +
+              "retry in a few seconds.",
+            { retry_after_ms: waitMs, workers: this.#options.size },
+          ),
+        );
+      }, waitMs);
+      const onAbort = () => {
+        leave();
+        reject(new CancelledError());
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const waiter: Waiter = {
+        runaway,
+        take: (slot) => {
+          leave();
+          resolve(slot);
+        },
+      };
+      this.#waiting.push(waiter);
+    });
+  }
+
+  /**
+   * In a started pool, a search that took the last free worker gets a warm spare started beside it (within the
+   * capacity bounded calls may use), so a bounded call, or the next call after a cancel, finds one ready.
+   */
+  #keepReserve(): void {
+    if (this.#keepFull && this.#idle.length === 0 && this.#alive < this.#capacity(false)) {
+      this.#idle.unshift(this.#spawn());
+    }
+  }
+
+  /** Most workers alive for a call of this kind (see the class notes on reserved capacity). */
+  #capacity(runaway: boolean): number {
+    const size = this.#options.size;
+    return runaway ? size : Math.max(size, this.#runawayLimit() + 1);
+  }
+
+  #runawayLimit(): number {
+    return Math.max(1, this.#options.size - 1);
+  }
+
+  #tryTake(runaway: boolean): Slot | undefined {
+    if (runaway && this.#runaway >= this.#runawayLimit()) return undefined;
+    const slot = this.#idle.pop() ?? (this.#alive < this.#capacity(runaway) ? this.#spawn() : undefined);
+    if (slot && runaway) this.#runaway++;
+    return slot;
+  }
+
+  /** The first waiting call that may take a worker now. */
+  #nextWaiter(): Waiter | undefined {
+    return this.#waiting.find((w) => !w.runaway || this.#runaway < this.#runawayLimit());
+  }
+
+  /** Hands a free worker to the first waiting call that may take it, else keeps it idle (or stops a surplus one). */
   #release(slot: Slot): void {
-    const next = this.#waiting.shift();
-    if (next) next(slot);
+    const waiter = this.#nextWaiter();
+    if (waiter) {
+      if (waiter.runaway) this.#runaway++;
+      waiter.take(slot);
+      return;
+    }
+    if (this.#alive > this.#options.size) this.#retire(slot);
     else this.#idle.push(slot);
   }
 
   /** Retires a worker; a call waiting for one, or a started pool, gets a fresh one in its place. */
   #discard(slot: Slot): void {
-    if (!slot.dead) {
-      slot.dead = true;
-      slot.stopWaiting();
-      slot.handle.terminate();
-      this.#alive--;
-    }
-    if (this.#waiting.length > 0 || (this.#keepFull && this.#alive < this.#options.size)) {
+    this.#retire(slot);
+    for (let waiter = this.#nextWaiter(); waiter; waiter = this.#nextWaiter()) {
+      if (this.#alive >= this.#capacity(waiter.runaway)) break;
       this.#release(this.#spawn());
     }
+    if (this.#keepFull && this.#alive < this.#options.size) this.#idle.unshift(this.#spawn());
+  }
+
+  #retire(slot: Slot): void {
+    if (slot.dead) return;
+    slot.dead = true;
+    slot.stopWaiting();
+    slot.handle.terminate();
+    this.#alive--;
   }
 
   #spawn(): Slot {
@@ -315,6 +488,10 @@ export class IsolatedRunner {
   }
 }
 
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 function unwrap(
   tool: Tool,
   reply: CallOutcome,
@@ -335,10 +512,16 @@ function unwrap(
             : "the longest any call may compute. Try a smaller molecule."),
         { limit_ms: deadlineMs },
       );
+    case "cancelled":
+      throw new CancelledError();
     case "died":
-      throw new Error(`the worker running '${tool.name}' died: ${reply.reason}`);
     case "failure":
-      throw new Error(`'${tool.name}' threw in its worker: ${reply.message}`);
+      throw new ChemError(
+        "UNSUPPORTED_MOLECULE",
+        `RDKit failed on this input inside ${tool.name} (its worker was replaced; nothing else was affected). ` +
+          "Try a smaller or simpler molecule or pattern.",
+        { cause: reply.kind === "died" ? "worker_died" : "worker_failure" },
+      );
     default:
       throw new Error(`unexpected worker reply '${reply.kind}'`);
   }

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { LIPINSKI_THRESHOLDS, lipinskiCheck } from "../chem/properties.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
 import { count, givenSmiles, num, smilesArg } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 /** Method text of lipinski_check results. */
 export const LIPINSKI_METHOD = "Rule of five (Lipinski et al., Adv. Drug Deliv. Rev. 1997, 23, 3, " +
@@ -13,6 +13,7 @@ export const LIPINSKI_METHOD = "Rule of five (Lipinski et al., Adv. Drug Deliv. 
 export const lipinskiCheckTool = defineTool({
   name: "lipinski_check",
   title: "Lipinski rule of five",
+  annotations: LOCAL_COMPUTATION,
   description: "Lipinski's rule of five (Lipinski et al. 1997): MW ≤ " +
     `${LIPINSKI_THRESHOLDS.molecular_weight} g/mol, logP ≤ ${LIPINSKI_THRESHOLDS.logp} (Wildman–Crippen), ` +
     `donors ≤ ${LIPINSKI_THRESHOLDS.hbd} (OH + NH), acceptors ≤ ${LIPINSKI_THRESHOLDS.hba} (N + O); passes ` +

@@ -14,7 +14,7 @@
  * @module
  */
 import * as v from "valibot";
-import { ChemError } from "../errors.ts";
+import { CancelledError, ChemError } from "../errors.ts";
 import { smilesString } from "./common.ts";
 import { ITEMS_SUFFIX } from "./placement.ts";
 import type { ListSpec, ObjectSchema, Tool } from "./tool.ts";
@@ -22,8 +22,8 @@ import type { ListSpec, ObjectSchema, Tool } from "./tool.ts";
 /** The argument that carries the molecules of a list call. */
 export const LIST_ARG = "smiles_list";
 
-/** Runs one tool call as the runtime does (in place or in the pool). */
-export type RunTool = (tool: Tool, args: Record<string, unknown>) => Promise<unknown>;
+/** Runs one tool call as the runtime does (in place or in the pool); `signal` withdraws it. */
+export type RunTool = (tool: Tool, args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
 
 /** A failed item: its position in `smiles_list` and its typed error. */
 export interface ItemError {
@@ -74,6 +74,7 @@ export function withList(tool: Tool): Tool {
     name: tool.name + ITEMS_SUFFIX,
     title: tool.title,
     description: `Runs ${tool.name} on a chunk of a list call.`,
+    annotations: tool.annotations,
     input: v.looseObject({}),
     output: v.looseObject({}),
     ...(tool.isolation ? { isolation: tool.isolation } : {}),
@@ -110,13 +111,15 @@ export function chunkSize(cap: number, count: number, workers: number): number {
 
 /**
  * Answers a list call of `tool` (validated `args`): chunks go through `run`, at most `workers` at once, and the
- * answers are put back in input order.
+ * answers are put back in input order. When `signal` aborts, no further chunk starts ({@link CancelledError});
+ * chunks in flight of a tool that can run away are withdrawn, the others finish.
  */
 export async function runList(
   tool: Tool,
   args: Record<string, unknown>,
   run: RunTool = (t, a) => Promise.resolve(t.run(a)),
   workers = 1,
+  signal?: AbortSignal,
 ): Promise<Record<string, unknown>> {
   const form = FORMS.get(tool);
   if (!form) throw new Error(`tool '${tool.name}' has no list form`);
@@ -131,9 +134,10 @@ export async function runList(
   let next = 0;
   const drain = async () => {
     while (next < list.length) {
+      if (signal?.aborted) throw new CancelledError();
       const start = next;
       next += size;
-      const answer = await runChunk(form, rest, list.slice(start, start + size), start, run);
+      const answer = await runChunk(form, rest, list.slice(start, start + size), start, run, signal);
       answer.items.forEach((entry, i) => (items[start + i] = entry));
       shared ??= answer.shared;
       // A chunk that ran in place held the thread; let waiting requests in before the next.
@@ -156,17 +160,23 @@ async function runChunk(
   smiles: string[],
   start: number,
   run: RunTool,
+  signal: AbortSignal | undefined,
 ): Promise<ChunkResult> {
   try {
-    return await run(form.chunk, { ...rest, [LIST_ARG]: smiles, start }) as ChunkResult;
+    // A chunk of a bounded tool lasts tens of ms: on a cancel it is let finish, and its worker stays, where
+    // withdrawing it would retire the worker and make the next call wait for a new one. A chunk of a tool that
+    // can run away is withdrawn with its worker.
+    const withdraw = form.single.isolation ? signal : undefined;
+    return await run(form.chunk, { ...rest, [LIST_ARG]: smiles, start }, withdraw) as ChunkResult;
   } catch (error) {
+    if (error instanceof CancelledError) throw error;
     const retry = smiles.length > 1 &&
       (!(error instanceof ChemError) || error.code === "COMPUTATION_TIMEOUT");
     if (retry) {
       const items: ChunkResult["items"] = [];
       let shared: Record<string, unknown> | undefined;
       for (const [i, one] of smiles.entries()) {
-        const answer = await runChunk(form, rest, [one], start + i, run);
+        const answer = await runChunk(form, rest, [one], start + i, run, signal);
         items.push(...answer.items);
         shared ??= answer.shared;
       }

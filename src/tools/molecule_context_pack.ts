@@ -11,7 +11,7 @@ import { type ContextPack, renderContext } from "./context_render.ts";
 import { lipinskiCheckTool } from "./lipinski_check.ts";
 import { painsCheckTool } from "./pains_check.ts";
 import { saScoreTool } from "./sa_score.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 const FORMATS = ["json", "markdown", "prompt"] as const;
 
@@ -74,6 +74,7 @@ function sections(pack: ContextPack): Record<string, unknown> {
 export const moleculeContextPackTool = defineTool({
   name: "molecule_context_pack",
   title: "Molecule context pack",
+  annotations: LOCAL_COMPUTATION,
   description:
     "Everything about one molecule in one result, each section once: identifiers (InChI, formula), " +
     "properties (calc_properties), drug-likeness (lipinski_check, sa_score, pains_check, " +

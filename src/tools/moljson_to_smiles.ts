@@ -2,12 +2,13 @@ import * as v from "valibot";
 import { fromMolJson, MOLJSON_VERSION, MolJsonSchema } from "../chem/moljson.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
 import { count } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 /** `moljson_to_smiles`: MolJSON back to canonical SMILES. */
 export const moljsonToSmilesTool = defineTool({
   name: "moljson_to_smiles",
   title: "MolJSON to SMILES",
+  annotations: LOCAL_COMPUTATION,
   description:
     `MolJSON v${MOLJSON_VERSION} (from smiles_to_moljson, possibly edited) to RDKit canonical isomeric ` +
     "SMILES. hydrogens is taken literally (none are added): set it on every atom you change. CIP labels are " +

@@ -1,12 +1,13 @@
 import * as v from "valibot";
 import { DEFAULT_NAME_LOOKUP_TIMEOUT_MS, MAX_NAME_LENGTH, nameToSmiles } from "../chem/lookup.ts";
 import { count } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, OUTSIDE_LOOKUP } from "./tool.ts";
 
 /** `name_to_smiles`: chemical name to SMILES through PubChem (the one networked tool). */
 export const nameToSmilesTool = defineTool({
   name: "name_to_smiles",
   title: "Chemical name to SMILES",
+  annotations: OUTSIDE_LOOKUP,
   description:
     "Chemical name (IUPAC, common or trade name, CAS number) to SMILES, canonicalised by RDKit. The only " +
     "networked tool: one HTTPS GET to PubChem PUG REST (Kim et al. 2023) or the configured service, " +

@@ -2,12 +2,13 @@ import * as v from "valibot";
 import { ALERTS_MAX_HEAVY_ATOMS, PAINS_METHOD, painsCheckSmiles } from "../chem/alerts.ts";
 import { alertOutput, alertResult } from "./brenk_check.ts";
 import { smilesArg } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 /** `pains_check`: PAINS substructure filters. */
 export const painsCheckTool = defineTool({
   name: "pains_check",
   title: "PAINS structural alerts",
+  annotations: LOCAL_COMPUTATION,
   description:
     "Screen for the 480 PAINS classes (Baell & Holloway 2010; RDKit FilterCatalog): chemotypes that often " +
     "give false positives in high-throughput assays (rhodanines, catechols, quinones). Each hit gives its " +

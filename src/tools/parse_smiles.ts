@@ -1,12 +1,13 @@
 import * as v from "valibot";
 import { summarize } from "../chem/identity.ts";
 import { canonicalSmilesField, count, givenSmiles, num, smilesArg } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 /** `parse_smiles`: validate a SMILES string and report its size. */
 export const parseSmilesTool = defineTool({
   name: "parse_smiles",
   title: "Parse SMILES",
+  annotations: LOCAL_COMPUTATION,
   description:
     "Check that a SMILES parses (RDKit) and report its size: canonical SMILES, heavy atoms, atoms with " +
     "hydrogens, bonds between heavy atoms, fragments and average molecular weight (g/mol). Use it to validate " +

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { countSmilesAtoms } from "../chem/rdkit.ts";
 
 /** Suffix of the derived tool that runs one chunk of a list call (src/tools/list.ts). */
 export const ITEMS_SUFFIX = ":items";
@@ -45,6 +46,48 @@ export const POOLED_TOOLS: ReadonlySet<string> = new Set([
  * so no input can occupy a worker for good. Equal to the longest `timeout_seconds` any tool accepts.
  */
 export const POOLED_DEADLINE_MS = 30_000;
+
+/**
+ * Longest a pooled call waits for a free worker, ms, before it is answered `SERVER_BUSY` with this as its retry
+ * hint. Below the 5 s within which every call must be answered, whatever runs beside it.
+ */
+export const QUEUE_DEADLINE_MS = 4_000;
+
+/**
+ * Inputs larger than this many heavy atoms run in the pool whatever the tool, and the worker that ran them is
+ * replaced afterwards. RDKit MinimalLib has no guard against exhausting its WebAssembly stack, and on very large
+ * or very regular inputs some of its (and the InChI library's) recursive code overwrites memory without
+ * trapping: a 300-membered aromatic ring through InChI leaves the instance answering later calls with
+ * "null function" (measured; 290 members did not). Drug-like molecules are far below this size
+ * (Lipinski's 500 Da is about 35 heavy atoms), so they keep the fast path and warm workers.
+ */
+export const LARGE_INPUT_ATOMS = 150;
+
+/**
+ * The size of a call's largest molecule or pattern, in atoms as written: SMILES and SMARTS arguments (`smiles`,
+ * `smiles_a`, `smiles_b`, `smarts`, each entry of `smiles_list`) counted by their atom tokens, MolJSON by its
+ * atom list. Counting text, not parsing, so it costs nothing on the protocol thread.
+ *
+ * @example
+ * ```ts
+ * inputAtoms({ smiles: "CCO" }); // 3
+ * ```
+ */
+export function inputAtoms(args: Readonly<Record<string, unknown>>): number {
+  let largest = 0;
+  const count = (value: unknown) => {
+    if (typeof value === "string") largest = Math.max(largest, countSmilesAtoms(value));
+  };
+  for (const [key, value] of Object.entries(args)) {
+    if (key === "smiles_list" && Array.isArray(value)) value.forEach(count);
+    else if (key.startsWith("smiles") || key === "smarts") count(value);
+    else if (key === "moljson" && typeof value === "object" && value !== null) {
+      const atoms = (value as { atoms?: unknown }).atoms;
+      if (Array.isArray(atoms)) largest = Math.max(largest, atoms.length);
+    }
+  }
+  return largest;
+}
 
 /** One call a starting worker makes so that users' first calls find its one-time work done. */
 export interface WarmUpCall {

@@ -1,11 +1,11 @@
 /**
- * The static tool registry: every tool module, and its published descriptor (name, title, description and
- * JSON Schema 2020-12 `inputSchema`/`outputSchema` generated from the tool's valibot schemas).
+ * The static tool registry: every tool module, and its published descriptor (name, title, description, JSON
+ * Schema 2020-12 `inputSchema`/`outputSchema` generated from the tool's valibot schemas, and annotations).
  *
  * @module
  */
 import { toJsonSchema } from "@valibot/to-json-schema";
-import type { Tool } from "./tool.ts";
+import type { Tool, ToolAnnotations } from "./tool.ts";
 import { chunkToolOf, withList } from "./list.ts";
 import { canonicalSmilesTool } from "./canonical_smiles.ts";
 import { ecfp4Tool } from "./ecfp4.ts";
@@ -35,6 +35,7 @@ export interface ToolDescriptor {
   readonly description: string;
   readonly inputSchema: Record<string, unknown>;
   readonly outputSchema: Record<string, unknown>;
+  readonly annotations: ToolAnnotations;
 }
 
 /** Every tool this release serves, in the order `tools/list` shows them, with its list form where it has one. */
@@ -129,6 +130,7 @@ export class ToolRegistry {
       description: tool.description,
       inputSchema: inputSchemaOf(tool),
       outputSchema: outputSchemaOf(tool),
+      annotations: tool.annotations,
     }));
   }
 

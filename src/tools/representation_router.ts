@@ -2,12 +2,13 @@ import * as v from "valibot";
 import { chooseRepresentation, TASK_KINDS } from "../chem/represent.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
 import { givenSmiles, smilesArg } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 /** `representation_router`: pick the text representation that suits an LLM task. */
 export const representationRouterTool = defineTool({
   name: "representation_router",
   title: "Choose a molecule representation",
+  annotations: LOCAL_COMPUTATION,
   description:
     "Pick the text representation that suits a task, by fixed documented rules (a heuristic), and return " +
     "the molecule in it. task_kind decides first: atom_edit, reaction_mapping, stereo_review → MolJSON; " +

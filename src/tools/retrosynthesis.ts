@@ -3,7 +3,7 @@ import { BRICS_MAX_HEAVY_ATOMS, bricsDisconnections } from "../chem/brics.ts";
 import { round } from "../chem/identity.ts";
 import { saScore } from "../chem/sascore.ts";
 import { count, givenSmiles, num, smilesArg } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 /** Method text echoed in results. */
 export const RETRO_METHOD = "One-step BRICS disconnection with RDKit's BRICS rules: Degen et al. 2008 " +
@@ -41,6 +41,7 @@ const fragmentSchema = v.object({
 export const retrosynthesisTool = defineTool({
   name: "retrosynthesis",
   title: "One-step BRICS retrosynthesis",
+  annotations: LOCAL_COMPUTATION,
   description:
     "One-step retrosynthetic disconnections: each bond matching RDKit's BRICS rules (Degen et al. 2008 " +
     "plus RDKit's additions) is cut on its own into two fragments with [n*] attachment dummies, ranked by " +

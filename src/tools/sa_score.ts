@@ -3,7 +3,7 @@ import { round } from "../chem/identity.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
 import { SA_METHOD, SA_SYNTHESIZABLE_BELOW, saScore } from "../chem/sascore.ts";
 import { count, givenSmiles, num, smilesArg } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 const r4 = (x: number) => round(x, 4);
 
@@ -11,6 +11,7 @@ const r4 = (x: number) => round(x, 4);
 export const saScoreTool = defineTool({
   name: "sa_score",
   title: "Synthetic accessibility score",
+  annotations: LOCAL_COMPUTATION,
   description:
     "Synthetic accessibility score (Ertl & Schuffenhauer 2009, as RDKit's SA_Score), 1 (easy) to 10 (very " +
     `hard), with its terms; synthesizable = score < ${SA_SYNTHESIZABLE_BELOW}. Drugs mostly score 2–4, complex ` +

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { MAX_MATCHES_LIMIT, smartsMatch } from "../chem/substructure.ts";
 import { count, givenSmiles, smilesArg } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 /** Default wall-clock bound of one search, s. */
 export const DEFAULT_SMARTS_TIMEOUT_S = 10;
@@ -12,6 +12,7 @@ export const MAX_SMARTS_TIMEOUT_S = 30;
 export const smartsMatchTool = defineTool({
   name: "smarts_match",
   title: "SMARTS substructure search",
+  annotations: LOCAL_COMPUTATION,
   description:
     "Search a molecule (or each of smiles_list) for a SMARTS pattern (RDKit): whether it matches, the unique " +
     "match count and each match's atom indices (0-based, SMILES order) in SMARTS atom order; time-limited. For " +

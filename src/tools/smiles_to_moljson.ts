@@ -2,12 +2,13 @@ import * as v from "valibot";
 import { MOLJSON_VERSION, MolJsonSchema, toMolJson } from "../chem/moljson.ts";
 import { MAX_HEAVY_ATOMS, withMol } from "../chem/rdkit.ts";
 import { canonicalSmilesField, count, givenSmiles, smilesArg } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 /** `smiles_to_moljson`: SMILES to the explicit MolJSON atom/bond form. */
 export const smilesToMoljsonTool = defineTool({
   name: "smiles_to_moljson",
   title: "SMILES to MolJSON",
+  annotations: LOCAL_COMPUTATION,
   description:
     `SMILES to MolJSON v${MOLJSON_VERSION}, an explicit JSON graph: atoms (element, charge, isotope, ` +
     "hydrogens, radicals, aromatic, chirality as a CW/CCW winding around named neighbours) and bonds (order, " +

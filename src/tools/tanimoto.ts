@@ -1,12 +1,13 @@
 import * as v from "valibot";
 import { ECFP4_METHOD, tanimoto } from "../chem/fingerprint.ts";
 import { count, smilesArg } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 /** `tanimoto`: ECFP4 similarity of two molecules. */
 export const tanimotoTool = defineTool({
   name: "tanimoto",
   title: "Tanimoto similarity",
+  annotations: LOCAL_COMPUTATION,
   description: "Tanimoto similarity (0–1) on ECFP4 (RDKit Morgan radius 2, 2048 bits) of smiles_a to " +
     "smiles_b, or to each of smiles_list (a similarity search: threshold and top_k keep the best, ranked); " +
     "above about 0.4 suggests related chemotypes. For a shared scaffold use find_mcs. Error: INVALID_SMILES.",

@@ -10,6 +10,33 @@ import type * as v from "valibot";
 export type ObjectSchema = v.GenericSchema<Record<string, unknown>, Record<string, unknown>>;
 
 /**
+ * MCP tool annotations (behaviour hints clients use to decide whether a call needs the user's confirmation). Hints,
+ * not guarantees: clients must not trust them from an untrusted server, but without them a client treats every
+ * tool as possibly destructive and open-world.
+ */
+export interface ToolAnnotations {
+  /** The tool does not modify its environment. */
+  readonly readOnlyHint: boolean;
+  /** The tool may perform destructive updates (meaningful only when not read-only). */
+  readonly destructiveHint: boolean;
+  /** Calling it again with the same arguments has no further effect on its environment. */
+  readonly idempotentHint: boolean;
+  /** The tool reaches outside the server (here: a network service). */
+  readonly openWorldHint: boolean;
+}
+
+/** A pure computation on its arguments: reads nothing outside the process, changes nothing. */
+export const LOCAL_COMPUTATION: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/** A read-only query of an outside service: changes nothing, but its answer depends on a world we do not control. */
+export const OUTSIDE_LOOKUP: ToolAnnotations = { ...LOCAL_COMPUTATION, openWorldHint: true };
+
+/**
  * A tool as its module declares it.
  *
  * @example
@@ -17,7 +44,9 @@ export type ObjectSchema = v.GenericSchema<Record<string, unknown>, Record<strin
  * import * as v from "valibot";
  * export const echo = defineTool({
  *   name: "echo",
+ *   title: "Echo",
  *   description: "Returns its input.",
+ *   annotations: LOCAL_COMPUTATION,
  *   input: v.strictObject({ text: v.string() }),
  *   output: v.object({ text: v.string() }),
  *   run: ({ text }) => ({ text }),
@@ -31,6 +60,8 @@ export interface Tool<I extends ObjectSchema = ObjectSchema, O extends ObjectSch
   readonly title: string;
   /** What the tool does, its method and reference, units, limits, and when to use it. */
   readonly description: string;
+  /** Behaviour hints published in the modern `tools/list` (not in the legacy one: docs/decisions.md). */
+  readonly annotations: ToolAnnotations;
   /** Arguments schema; arguments are validated against it before `run`. */
   readonly input: I;
   /** Result schema; every successful result conforms to it. */

@@ -1,9 +1,10 @@
 /**
- * Command-line options of the web application entries (serve_deno.ts, serve_node.ts), parsed without any
- * runtime API so both share one definition.
+ * Command-line options of the web application entries (serve_deno.ts, serve_node.ts), read by the same parser
+ * as the server's (src/options.ts) so both entries, and both programs, accept options the same way.
  *
  * @module
  */
+import { integerOption, parseOptions } from "../options.ts";
 
 /** Parsed options. */
 export interface ServeOptions {
@@ -30,29 +31,13 @@ export const USAGE = "usage: serve [--port N] [--bind IP]\n" +
  * ```
  */
 export function parseServeArgs(argv: readonly string[]): ServeOptions {
-  const options: ServeOptions = { port: DEFAULT_PORT, bind: "127.0.0.1" };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const [name, inline] = arg.includes("=")
-      ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
-      : [
-        arg,
-        undefined,
-      ];
-    if (name !== "--port" && name !== "--bind") throw new Error(`unknown option '${arg}'\n${USAGE}`);
-    const value = inline ?? argv[++i];
-    if (value === undefined || value === "") throw new Error(`${name} needs a value\n${USAGE}`);
-    if (name === "--port") {
-      const port = Number(value);
-      if (!/^\d+$/.test(value) || port > 65535) {
-        throw new Error(`--port must be an integer from 0 to 65535, got '${value}'`);
-      }
-      options.port = port;
-    } else {
-      options.bind = value;
-    }
-  }
-  return options;
+  const parsed = parseOptions(argv, { port: { type: "string" }, bind: { type: "string" } });
+  if (!parsed.ok) throw new Error(`${parsed.message}\n${USAGE}`);
+  const { port: rawPort, bind = "127.0.0.1" } = parsed.values;
+  const port = integerOption(rawPort, DEFAULT_PORT, 0, 65535);
+  if (port === undefined) throw new Error(`--port must be an integer from 0 to 65535, got '${rawPort}'`);
+  if (typeof bind !== "string" || bind === "") throw new Error(`--bind needs a value\n${USAGE}`);
+  return { port, bind };
 }
 
 /**

@@ -12,19 +12,26 @@
  * temporary directory, with `node_modules` a symlink to this clone's, so the README's set-up (`npm ci`) counts as
  * done and is not repeated (a leading `npm ci && ` is dropped). A fresh clone plus `npm ci` would add a minute.
  *
- * Stand-ins for what needs the outside world, each named where it is used:
- *   - a globally installed `deno`: the npm package's binary, on PATH ahead of the rest;
- *   - `npx -y @chem/mcp` (the npm registry): the package packed from the copy and installed into an empty
- *     project; its `chem-mcp` bin is run;
- *   - `deno run -A jsr:@chem/mcp` (JSR): `deno run -A <copy>/mod.ts`, the package's entry;
- *   - `/usr/local/bin/chem-mcp` (the release download): the single-executable binary `deno task build:sea`
- *     builds;
- *   - `deno task compile` downloads `denort` per target: run for the host target with `DENORT_BIN` set to the
- *     Deno executable (as the README says to do offline), and the embedded size is checked;
- *   - servers started with a fixed port get `--port 0`, so the test never collides with a running server.
+ * From a local build: a command or client configuration that names the clone by the README's placeholder
+ * `/path/to/chem-mcp` runs with the copy's path in its place, from an empty directory outside the copy, as a
+ * user runs it from anywhere; what it starts (the tarball of `npm pack`, `dist/`, the binary of
+ * `deno task build:sea`) is built first if the docs' build commands have not run yet. Every entry of a Claude
+ * Desktop or VS Code configuration block is started as written and called.
  *
- * The test command itself (`npm ci && npm test --silent`, `npx deno task test`) is what runs this file: it is
- * checked to be exactly what `.ci/run` and the two manifests run, not run again.
+ * What only a release provides (`npx -y @chem/mcp`, `jsr:@chem/mcp`, a downloaded binary, the release's
+ * checksums and attestations) is reported as skipped, needing a release: nothing here stands in for it.
+ *
+ * Stand-ins for the rest of the outside world, each named where it is used:
+ *   - a globally installed `deno`: the npm package's binary, on PATH ahead of the rest;
+ *   - `deno task compile` downloads `denort` per target: run for the host target with `DENORT_BIN` set to the
+ *     Deno executable and `--denort-stand-in` (as scripts/test.ts does), and the embedded size is checked;
+ *   - servers started with a fixed port get `--port 0`, so the test never collides with a running server, and a
+ *     `curl` to port 3000 goes to the port the test's own server got.
+ *
+ * Commands it does not run are reported as skipped, with the reason in the test's name, never as passing: the
+ * test command itself (`npm ci && npm test --silent`, `npx deno task test`: it is what runs this file), and what
+ * needs root, buildah, haproxy, a registry or a cluster (see `NOT_RUN_HERE`). What can be checked about them
+ * without running them (that `.ci/run` and the two manifests run exactly them) is a test of its own.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -40,7 +47,6 @@ import {
   rmSync,
   statSync,
   symlinkSync,
-  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -133,6 +139,8 @@ function documentedCommands(root: string): Documented[] {
 // The temporary copy
 
 let copy = "";
+/** An empty directory outside the copy, where commands that name the clone by its path run. */
+let outside = "";
 let globalBin = "";
 let env: Record<string, string> = {};
 /** The Deno executable itself (this file runs under Deno), not an npm launcher script that would start it. */
@@ -150,6 +158,7 @@ before(() => {
     cpSync(join(ROOT, file), join(copy, file));
   }
   symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir");
+  outside = mkdtempSync(join(tmpdir(), "chem-mcp-elsewhere-"));
   // A global Deno: the npm package's executable, first on PATH.
   globalBin = mkdtempSync(join(tmpdir(), "chem-mcp-global-bin-"));
   symlinkSync(DENO, join(globalBin, "deno"));
@@ -163,6 +172,7 @@ before(() => {
 
 after(() => {
   rmSync(copy, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
   rmSync(globalBin, { recursive: true, force: true });
 });
 
@@ -175,10 +185,16 @@ interface Finished {
   stderr: string;
 }
 
-/** Runs a shell command line in the copy to completion (stdin from `input`, or closed). */
-function run(command: string, input = "", extraEnv: Record<string, string> = {}, timeoutMs = 300_000) {
+/** Runs a shell command line to completion, in the copy unless `cwd` says (stdin from `input`, or closed). */
+function run(
+  command: string,
+  input = "",
+  extraEnv: Record<string, string> = {},
+  timeoutMs = 300_000,
+  cwd = copy,
+) {
   return new Promise<Finished>((resolve) => {
-    const child = spawn("sh", ["-c", command], { cwd: copy, env: { ...env, ...extraEnv }, detached: true });
+    const child = spawn("sh", ["-c", command], { cwd, env: { ...env, ...extraEnv }, detached: true });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
@@ -202,8 +218,8 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals = "SIGKILL"):
 }
 
 /** Starts a long-running command, waits for `ready` on stderr or stdout, and returns the match and a stop. */
-function startServer(command: string, ready: RegExp, timeoutMs = 180_000) {
-  const child = spawn("sh", ["-c", command], { cwd: copy, env, detached: true, stdio: "pipe" });
+function startServer(command: string, ready: RegExp, timeoutMs = 180_000, cwd = copy) {
+  const child = spawn("sh", ["-c", command], { cwd, env, detached: true, stdio: "pipe" });
   let output = "";
   const closed = new Promise<void>((resolve) => child.on("close", () => resolve()));
   const stop = async () => {
@@ -257,46 +273,50 @@ const CANONICAL_CALL = JSON.stringify({
   },
 });
 
-let packageBin: string | undefined;
-/** `npx -y @chem/mcp` without the registry: the package packed from the copy, installed into an empty project. */
-async function installedPackageBin(): Promise<string> {
-  if (packageBin) return packageBin;
-  if (!existsSync(join(copy, "dist/src/runtime/node.js"))) ok(await run("npm run build"), "npm run build");
-  const project = join(copy, ".cache/docs-npm");
-  mkdirSync(project, { recursive: true });
-  const packed = await run(`npm pack --ignore-scripts --silent --pack-destination ${project}`);
-  ok(packed, "npm pack");
-  const tarball = packed.stdout.trim().split("\n").pop()!;
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "docs-install", private: true }));
-  ok(
-    await run(`npm install --prefix ${project} --no-audit --no-fund --silent ${project}/${tarball}`),
-    "npm install <tarball>",
-  );
-  packageBin = join(project, "node_modules/.bin/chem-mcp");
-  return packageBin;
+/** Where the README has readers put their clone. */
+const CLONE = "/path/to/chem-mcp";
+const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+
+/** What only a published release provides: reported as skipped with this reason, never run. */
+const NEEDS_RELEASE = "needs a release";
+const RELEASE_ONLY = [
+  /npx -y @chem\/mcp\b/,
+  /jsr:@chem\/mcp\b/,
+  /\/usr\/local\/bin\/chem-mcp\b/,
+  /^chem-mcp /,
+  /SHA256SUMS/,
+  /^gh attestation verify /,
+  /^npm audit signatures$/,
+];
+const needsRelease = (text: string) => RELEASE_ONLY.some((pattern) => pattern.test(text));
+
+/** Builds, in the copy, what a command naming the clone's build outputs starts, if not built yet. */
+async function ensureBuilt(command: string): Promise<void> {
+  if (command.includes(`${CLONE}/dist/`) && !existsSync(join(copy, "dist/src/runtime/node.js"))) {
+    ok(await run("npm run build"), "npm run build");
+  }
+  if (
+    command.includes(`${CLONE}/chem-mcp-${VERSION}.tgz`) && !existsSync(join(copy, `chem-mcp-${VERSION}.tgz`))
+  ) {
+    ok(await run("npm pack"), "npm pack");
+  }
+  if (command.includes(`${CLONE}/release/chem-mcp`) && !existsSync(join(copy, "release/chem-mcp"))) {
+    ok(await run("npx deno task build:sea"), "npx deno task build:sea");
+  }
 }
 
-/** `/usr/local/bin/chem-mcp` without the release download: the single-executable binary of `deno task build:sea`. */
-async function releaseBinary(): Promise<string> {
-  const binary = join(copy, "dist/bin/chem-mcp");
-  if (!existsSync(binary)) ok(await run("npx deno task build:sea"), "npx deno task build:sea");
-  return binary;
-}
-
-/** Replaces the parts of a command that need the outside world by their local stand-ins. */
-async function localEquivalent(command: string): Promise<string> {
-  let local = command.replace(/^npm ci && /, "");
-  if (local.includes("npx -y @chem/mcp")) {
-    local = local.replace("npx -y @chem/mcp", await installedPackageBin());
+/** A command as the test runs it, and where: outside the copy when it names the clone by its path. */
+async function localEquivalent(command: string): Promise<{ line: string; cwd: string }> {
+  let line = command.replace(/^npm ci && /, "");
+  let cwd = copy;
+  if (line.includes(CLONE)) {
+    await ensureBuilt(line);
+    line = line.replaceAll(CLONE, copy);
+    cwd = outside;
   }
-  local = local.replace("deno run -A jsr:@chem/mcp", `deno run -A ${copy}/mod.ts`);
-  if (local.includes("/usr/local/bin/chem-mcp")) {
-    local = local.replace("/usr/local/bin/chem-mcp", await releaseBinary());
-  }
-  // A bare `chem-mcp` is the release binary installed on PATH; `&` (run in the background) is the test's job.
-  if (/^chem-mcp /.test(local)) local = local.replace(/^chem-mcp /, `${await releaseBinary()} `);
-  local = local.replace(/\s*&$/, "");
-  return local.replace(/--port \d+/, "--port 0");
+  // `&` (run in the background) is the test's job.
+  line = line.replace(/\s*&$/, "");
+  return { line: line.replace(/--port \d+/, "--port 0"), cwd };
 }
 
 // -----------------------------------------------------------------------------------------------------------
@@ -321,10 +341,16 @@ const isInspector = (c: string) => c.startsWith("npx @modelcontextprotocol/inspe
 const isHttpServer = (c: string) => c.includes("--transport streamable-http");
 const isWebApp = (c: string) => /deno task webapp|npm run webapp|serve_deno\.ts|serve_node\.js/.test(c);
 const isStdioServer = (c: string) =>
-  /(^|\s)(mod\.ts|dist\/src\/runtime\/node\.js)(\s|$)|deno task start$|^npm start$/.test(c);
+  /(^|\s)(\S*mod\.ts|\S*dist\/src\/runtime\/node\.js|\S+\/release\/chem-mcp)(\s|$)|deno task start$/.test(
+    c,
+  ) ||
+  /^npm start --silent$|^npx -y --package=\S+\.tgz chem-mcp$/.test(c);
+const isCurl = (c: string) => c.startsWith("curl ");
+const isNpmPack = (c: string) => c === "npm pack";
 
 async function checkInspector(command: string): Promise<void> {
-  const result = await run(await localEquivalent(command));
+  const { line, cwd } = await localEquivalent(command);
+  const result = await run(line, "", {}, 300_000, cwd);
   ok(result, command);
   const printed = JSON.parse(result.stdout) as { tools?: { name: string }[]; content?: { text: string }[] };
   if (command.includes("--method tools/list")) {
@@ -335,21 +361,24 @@ async function checkInspector(command: string): Promise<void> {
 }
 
 async function checkStdioServer(command: string): Promise<void> {
-  const local = await localEquivalent(command);
+  const { line, cwd } = await localEquivalent(command);
   // A command that pipes its own input gets none; otherwise it reads the first conversation's request.
-  const result = await run(local, local.includes("|") ? "" : CANONICAL_CALL + "\n");
+  const result = await run(line, line.includes("|") ? "" : CANONICAL_CALL + "\n", {}, 300_000, cwd);
   ok(result, command);
-  const replies = result.stdout.trim().split("\n").filter((l) => l.startsWith("{"));
-  assert.equal(replies.length, 1, `${command}: one reply\n${result.stdout}`);
-  const reply = JSON.parse(replies[0]!) as { result: { structuredContent: Record<string, string> } };
+  assertOneReply(result.stdout, command);
+}
+
+/** stdout holds exactly one line, the reply to the first conversation's call: nothing else shares it. */
+function assertOneReply(stdout: string, what: string): void {
+  const lines = stdout.split("\n").filter((l) => l.length > 0);
+  assert.equal(lines.length, 1, `${what}: one line on stdout, the reply\n${stdout}`);
+  const reply = JSON.parse(lines[0]!) as { result: { structuredContent: Record<string, string> } };
   assert.deepEqual(reply.result.structuredContent, { smiles: "OCC", canonical_smiles: "CCO" });
 }
 
 async function checkHttpServer(command: string): Promise<void> {
-  const { match, stop } = await startServer(
-    await localEquivalent(command),
-    /(?:127\.0\.0\.1|0\.0\.0\.0):(\d+)/,
-  );
+  const { line, cwd } = await localEquivalent(command);
+  const { match, stop } = await startServer(line, /(?:127\.0\.0\.1|0\.0\.0\.0):(\d+)/, 180_000, cwd);
   try {
     const res = await fetch(`http://127.0.0.1:${match[1]}/mcp`, {
       method: "POST",
@@ -365,11 +394,14 @@ async function checkHttpServer(command: string): Promise<void> {
 }
 
 async function checkWebApp(command: string): Promise<void> {
-  let local = await localEquivalent(command);
-  if (!local.includes("--port")) local += /npm run webapp$/.test(local) ? " -- --port 0" : " --port 0";
+  const local = await localEquivalent(command);
+  let line = local.line;
+  if (!line.includes("--port")) line += /npm run webapp$/.test(line) ? " -- --port 0" : " --port 0";
   const { match, stop } = await startServer(
-    local,
+    line,
     /chem-mcp webapp listening on (http:\/\/127\.0\.0\.1:\d+\/)/,
+    180_000,
+    local.cwd,
   );
   try {
     const page = await fetch(match[1]!);
@@ -394,9 +426,10 @@ async function checkTask(command: string): Promise<void> {
   const name = /task (\S+)/.exec(command)?.[1];
   if (name === "compile") {
     // Offline there is no denort to download: the host target, with Deno as the base binary.
-    assert.ok(HOST_TARGET, "deno task compile is checked on linux x86_64 only");
     const out = join(copy, ".cache/docs-compile");
-    const result = await run(`${command} --target ${HOST_TARGET} --out-dir ${out}`, "", { DENORT_BIN: DENO });
+    const result = await run(`${command} --target ${HOST_TARGET} --out-dir ${out} --denort-stand-in`, "", {
+      DENORT_BIN: DENO,
+    });
     ok(result, command);
     const embedded = (statSync(join(out, "chem-mcp-linux-x86_64")).size - statSync(DENO).size) / 2 ** 20;
     assert.ok(embedded > 5 && embedded < 32, `${command}: ${embedded.toFixed(1)} MiB embedded`);
@@ -408,11 +441,55 @@ async function checkTask(command: string): Promise<void> {
   const result = await run(command);
   ok(result, command);
   if (name === "build:sea") {
-    const answer = await run(`printf '%s\\n' '${CANONICAL_CALL}' | ${join(copy, "dist/bin/chem-mcp")}`);
+    const answer = await run(`printf '%s\\n' '${CANONICAL_CALL}' | ${join(copy, "release/chem-mcp")}`);
     assert.match(answer.stdout, /"canonical_smiles":"CCO"/);
+  }
+  if (name === "bundle") {
+    // A zip (local file header first) holding the manifest; tests/artifacts/mcpb_bundle.ts serves from it.
+    const bundle = readFileSync(join(copy, `release/chem-mcp-${VERSION}.mcpb`));
+    assert.equal(bundle.subarray(0, 4).toString("latin1"), "PK\x03\x04");
+    assert.ok(bundle.includes("manifest.json"), "the bundle holds manifest.json");
   }
   if (generated) {
     assert.equal(readFileSync(join(copy, generated), "utf8"), before, `${generated} is current`);
+  }
+}
+
+async function checkNpmPack(command: string): Promise<void> {
+  ok(await run(command), command);
+  assert.ok(existsSync(join(copy, `chem-mcp-${VERSION}.tgz`)), `${command} writes chem-mcp-${VERSION}.tgz`);
+}
+
+/**
+ * The curl example against a live HTTP server: as written it gets the call's answer, and without any one of
+ * its headers except `Accept` it gets a refusal, so the README's "four headers" are exactly what is required.
+ */
+async function checkCurl(command: string): Promise<void> {
+  const { match, stop } = await startServer(
+    "npx deno run -A mod.ts --transport streamable-http --port 0",
+    /127\.0\.0\.1:(\d+)/,
+  );
+  try {
+    const line = command.replace("127.0.0.1:3000", `127.0.0.1:${match[1]}`);
+    assert.notEqual(line, command, "the curl example calls the server on 127.0.0.1:3000");
+    const answer = await run(line);
+    ok(answer, command);
+    assertOneReply(answer.stdout, command);
+    const headers = [...command.matchAll(/ -H '([^':]+): [^']*'/g)];
+    assert.deepEqual(headers.map((h) => h[1]).sort(), [
+      "Accept",
+      "Content-Type",
+      "MCP-Protocol-Version",
+      "Mcp-Method",
+      "Mcp-Name",
+    ]);
+    for (const header of headers.filter((h) => h[1] !== "Accept")) {
+      const without = await run(line.replace(header[0], ""));
+      assert.doesNotMatch(without.stdout, /"canonical_smiles":"CCO"/, `without ${header[1]}`);
+      assert.match(without.stdout, /"error"/, `without ${header[1]}: ${without.stdout}`);
+    }
+  } finally {
+    await stop();
   }
 }
 
@@ -424,21 +501,39 @@ async function checkNpmRun(command: string): Promise<void> {
 const isDeployCheck = (c: string) => /^(npx )?deno task deploy:check$|^npm run deploy:check$/.test(c);
 const isImageBuild = (c: string) => /^(npx )?deno task image$/.test(c);
 const isBalancer = (c: string) => /(^|\s)haproxy -f deploy\/haproxy\.cfg$/.test(c);
-/** Commands that need the outside world (a registry to push to, a cluster), with what checks their input here. */
-const OUTSIDE_WORLD: readonly [RegExp, string][] = [
+const isCompile = (c: string) => /^(npx )?deno task compile$/.test(c);
+/**
+ * Commands this test does not run, each with the reason it gives when reporting them skipped. What it can check
+ * about them without running them (that `.ci/run` and the scripts run the same thing) is checked by the test
+ * "documented commands: the commands not run here are wired to what runs them".
+ */
+const NOT_RUN_HERE: readonly [(c: string) => boolean, string][] = [
+  [isTestCommand, "it is the command running this test"],
+  [isDeployCheck, "needs root, buildah and haproxy; .ci/run runs it after the test command"],
+  [isImageBuild, "needs root and buildah; deploy:check builds the image with the same script"],
+  [isBalancer, "needs haproxy and running replicas; deploy:check starts it on deploy/haproxy.cfg"],
   [
-    /^buildah push localhost\/chem-mcp:\S+ docker:\/\/\S+$/,
-    "a remote registry (the image it pushes is built by deploy:check)",
+    (c) => /^buildah push localhost\/chem-mcp:\S+ docker:\/\/\S+$/.test(c),
+    "needs a remote registry to push to",
   ],
   [
-    /^kubectl apply -f deploy\/kubernetes\.yaml$/,
-    "a cluster (tests/unit/deploy_test.ts validates the manifests)",
+    (c) => /^kubectl apply -f deploy\/kubernetes\.yaml$/.test(c),
+    "needs a cluster; tests/unit/deploy_test.ts validates the manifests",
+  ],
+  [
+    (c) => isCompile(c) && !HOST_TARGET,
+    "denort cannot be downloaded here, and Deno stands in for it on linux x86_64 only",
   ],
 ];
 
+/** Why a documented command is not run here, or undefined when it is. */
+function notRunHere(command: string): string | undefined {
+  return NOT_RUN_HERE.find(([applies]) => applies(command))?.[1];
+}
+
 /**
  * The deployment check needs root, buildah and haproxy, so the test command (which installs nothing) does not
- * run it; `.ci/run` runs it right after the test command. Checked here: `.ci/run`, the task and the npm script
+ * run it; `.ci/run` runs it right after the test command. Checked instead: `.ci/run`, the task and the npm script
  * run the same script, and that script builds the image with scripts/build_image.ts (`deno task image`) and
  * starts HAProxy with deploy/haproxy.cfg and the environment variables docs/deploy.md shows.
  */
@@ -471,11 +566,9 @@ function checkDeployment(command: string): void {
 
 /** Runs one documented command and checks its effect; fails for a command no check covers. */
 async function check(command: string): Promise<void> {
-  if (isTestCommand(command)) return checkTestCommand();
-  if (isDeployCheck(command) || isImageBuild(command) || isBalancer(command)) return checkDeployment(command);
-  const outside = OUTSIDE_WORLD.find(([pattern]) => pattern.test(command));
-  if (outside) return assert.ok(outside[1], `${command} needs ${outside[1]}`);
   if (isInspector(command)) return await checkInspector(command);
+  if (isCurl(command)) return await checkCurl(command);
+  if (isNpmPack(command)) return await checkNpmPack(command);
   if (isHttpServer(command)) return await checkHttpServer(command);
   if (isWebApp(command)) return await checkWebApp(command);
   if (isStdioServer(command)) return await checkStdioServer(command);
@@ -509,8 +602,66 @@ test("documented commands: every deno.json task is documented and starts deno th
 });
 
 for (const { command, where } of COMMANDS) {
-  test(`documented command (${where}): ${command}`, async () => await check(command));
+  const skip = needsRelease(command) ? NEEDS_RELEASE : notRunHere(command);
+  // Deno's test runner reports a skip as "ignored" without its reason, so the reason is in the name too.
+  const name = `documented command (${where}): ${command}${skip ? ` (not run: ${skip})` : ""}`;
+  test(name, { skip: skip ?? false }, async () => await check(command));
 }
+
+/** One server entry of a Claude Desktop (`mcpServers`) or VS Code (`servers`) configuration block. */
+interface Configured {
+  name: string;
+  command: string;
+  args: string[];
+  where: string;
+}
+
+/** The server entries of every JSON block of README.md and docs/*.md that configures a client. */
+function documentedConfigurations(root: string): Configured[] {
+  const found: Configured[] = [];
+  for (const file of ["README.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md"))]) {
+    const path = file === "README.md" ? file : `docs/${file}`;
+    const text = readFileSync(join(root, path), "utf8");
+    for (const block of text.matchAll(/^```json\n([\s\S]*?)^```$/gm)) {
+      if (!/"(mcpServers|servers)"/.test(block[1]!)) continue;
+      const json = JSON.parse(block[1]!) as Record<
+        string,
+        Record<string, { command: string; args?: string[] }>
+      >;
+      const servers = json.mcpServers ?? json.servers;
+      if (!servers) continue;
+      const line = text.slice(0, block.index).split("\n").length;
+      for (const [name, entry] of Object.entries(servers)) {
+        found.push({ name, command: entry.command, args: entry.args ?? [], where: `${path}:${line}` });
+      }
+    }
+  }
+  return found;
+}
+
+const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+
+for (const { name, command, args, where } of documentedConfigurations(ROOT)) {
+  const line = [command, ...args].map(quote).join(" ");
+  const skip = needsRelease([command, ...args].join(" ")) ? NEEDS_RELEASE : false;
+  test(`documented configuration (${where}): ${name}`, { skip }, async () => {
+    // The client starts the command as written, with no shell, from a directory of its own.
+    const { line: local, cwd } = await localEquivalent(line);
+    assert.equal(cwd, outside, `${name} names the clone by its path, so it runs from anywhere`);
+    const result = await run(local, CANONICAL_CALL + "\n", {}, 300_000, cwd);
+    ok(result, `${name}: ${line}`);
+    assertOneReply(result.stdout, name);
+  });
+}
+
+test("documented commands: the commands not run here are wired to what runs them", () => {
+  const skipped = COMMANDS.map((d) => d.command).filter((c) => notRunHere(c) !== undefined);
+  assert.ok(skipped.some(isTestCommand), "the test command is documented");
+  checkTestCommand();
+  for (const command of skipped.filter((c) => isDeployCheck(c) || isImageBuild(c) || isBalancer(c))) {
+    checkDeployment(command);
+  }
+});
 
 test("documented commands: deno task with a global Deno (not through npx) runs the task", async () => {
   const result = await run("deno task start", CANONICAL_CALL + "\n");

@@ -20,7 +20,7 @@ import { exampleFor } from "../helpers/examples.ts";
 import { startLookupStub } from "../helpers/lookup_stub.ts";
 import { schemaErrors } from "../helpers/schema.ts";
 import { TOOLS } from "../../src/tools/registry.ts";
-import { toolRegistry } from "../../src/server.ts";
+import { toolRegistry } from "../../src/create_server.ts";
 import { DRUGS50 } from "../data/drugs50.ts";
 
 process.env.CHEM_MCP_NAME_LOOKUP_URL = await startLookupStub();

@@ -1,6 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { collect, LineClient, runServer, startServer } from "../helpers/process.ts";
+import { spawn, spawnSync } from "node:child_process";
+import process from "node:process";
+import { collect, LineClient, runServer, serverCommand, startServer } from "../helpers/process.ts";
 import { initialize, modern, MODERN_META, request } from "../helpers/protocol.ts";
 
 const lines = (text: string) => text.split("\n").filter((l) => l.length > 0);
@@ -174,4 +176,48 @@ test("stdio: a client that does not read its answers makes the server stop readi
   });
   assert.equal(code, 0);
   assert.equal(received, count);
+});
+
+/** util-linux `script` runs a command on a pseudo-terminal: the only way to give the server a terminal stdin. */
+const HAS_SCRIPT = process.platform === "linux" && spawnSync("script", ["--version"]).status === 0;
+const shellQuote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+
+test("stdio: on a terminal the server says once on stderr that it waits for JSON-RPC on stdin", {
+  skip: HAS_SCRIPT ? false : "needs util-linux `script` to give the server a terminal",
+}, async () => {
+  const [cmd, base] = serverCommand();
+  const line = [cmd, ...base].map(shellQuote).join(" ");
+  // Stdin of `script` is a pipe we never write to; the server's stdin is the terminal `script` opened.
+  const child = spawn("script", ["-qec", line, "/dev/null"], {
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: true,
+    ...(process.env.CHEM_MCP_SERVER_CWD ? { cwd: process.env.CHEM_MCP_SERVER_CWD } : {}),
+  });
+  let seen = "";
+  const waiting = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), 60_000);
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      seen += chunk;
+      if (/waiting for JSON-RPC 2\.0 messages on stdin/.test(seen)) {
+        clearTimeout(timer);
+        resolve(true);
+      }
+    });
+  });
+  const closed = new Promise((done) => child.on("close", done));
+  process.kill(-child.pid!, "SIGKILL");
+  await closed;
+  assert.ok(waiting, `no waiting line within 60 s:\n${seen}`);
+  assert.equal(seen.match(/waiting for JSON-RPC/g)?.length, 1);
+  assert.doesNotMatch(seen, /warmed up/);
+});
+
+test("stdio: with stdin a pipe, nothing but protocol on stdout and no start-up chatter on stderr", async () => {
+  const r = await runServer(
+    [],
+    `${JSON.stringify(modern("tools/call", { name: "canonical_smiles", arguments: { smiles: "OCC" } }))}\n`,
+  );
+  assert.equal(r.code, 0);
+  assert.equal(lines(r.stdout).length, 1);
+  assert.doesNotMatch(r.stderr, /waiting for JSON-RPC|warmed up/);
 });

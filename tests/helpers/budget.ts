@@ -5,7 +5,7 @@
  */
 import { configureNameLookup, nameLookupConfig } from "../../src/chem/lookup.ts";
 import { toMolJson } from "../../src/chem/moljson.ts";
-import { createServer } from "../../src/server.ts";
+import { createServer } from "../../src/create_server.ts";
 import type { Connection } from "../../src/protocol/server.ts";
 import { DRUGS50 } from "../data/drugs50.ts";
 import { MOLJSON_SET } from "../data/moljson_set.ts";

@@ -26,7 +26,7 @@ import {
   toolsListText,
   useLocalNameLookup,
 } from "../helpers/budget.ts";
-import { toolRegistry } from "../../src/server.ts";
+import { toolRegistry } from "../../src/create_server.ts";
 
 await loadTestRDKit();
 after(useLocalNameLookup());

@@ -16,7 +16,7 @@ import {
   renderManifests,
   RUN_AS,
 } from "../../deploy/manifests.ts";
-import { createServer } from "../../src/server.ts";
+import { createServer } from "../../src/create_server.ts";
 import { RequestReader } from "../../src/transport/h1.ts";
 import { checkHead, isLoopbackHost, serveBody } from "../../src/transport/streamable.ts";
 import { ROOT } from "../helpers/process.ts";

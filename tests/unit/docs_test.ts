@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../helpers/process.ts";
 import { renderToolsDoc } from "../../scripts/tools_doc.ts";
-import { toolRegistry } from "../../src/server.ts";
+import { toolRegistry } from "../../src/create_server.ts";
 import { TOOLS } from "../../src/tools/registry.ts";
 import { VERSION } from "../../src/version.ts";
 

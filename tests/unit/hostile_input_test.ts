@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
-import { createServer } from "../../src/server.ts";
+import { createServer } from "../../src/create_server.ts";
 import { CHEM_ERROR_DOCS } from "../../src/errors.ts";
 import { modern, type Response, send } from "../helpers/protocol.ts";
 import { TOOL_EXAMPLES } from "../helpers/examples.ts";

@@ -13,12 +13,19 @@ import {
   type WorkerReply,
   type WorkerRequest,
 } from "../../src/tools/isolation.ts";
-import { POOLED_DEADLINE_MS, POOLED_TOOLS, WARM_UP_CALLS } from "../../src/tools/placement.ts";
+import {
+  inputAtoms,
+  LARGE_INPUT_ATOMS,
+  POOLED_DEADLINE_MS,
+  POOLED_TOOLS,
+  WARM_UP_CALLS,
+} from "../../src/tools/placement.ts";
 import { TOOLS, WORKER_TOOLS } from "../../src/tools/registry.ts";
-import { defineTool, type Tool } from "../../src/tools/tool.ts";
-import { ChemError } from "../../src/errors.ts";
+import { defineTool, LOCAL_COMPUTATION, type Tool } from "../../src/tools/tool.ts";
+import { CancelledError, ChemError } from "../../src/errors.ts";
 import { toolWorkerCount } from "../../src/main.ts";
 import { loadTestRDKit, RDKIT_WASM_PATH } from "../helpers/rdkit.ts";
+import { takeLargestMolecule, withMol } from "../../src/chem/rdkit.ts";
 
 /** The real RDKit module, for serveToolWorker run in this thread. */
 function testWasm(): Promise<WebAssembly.Module> {
@@ -27,7 +34,7 @@ function testWasm(): Promise<WebAssembly.Module> {
 
 /** What the fake worker does with a call: answer after `ms`, throw, hang, or die. */
 type Behaviour =
-  | { ms: number; value: unknown }
+  | { ms: number; value: unknown; retire?: true }
   | { chem: string }
   | { fail: string }
   | { hang: true }
@@ -38,6 +45,7 @@ function fakeTool(name: string, isolated: boolean): Tool {
     name,
     title: name,
     description: name,
+    annotations: LOCAL_COMPUTATION,
     input: v.object({ behaviour: v.any() }),
     output: v.object({}),
     ...(isolated ? { isolation: { deadlineMs: () => 100 } } : {}),
@@ -78,7 +86,11 @@ class FakeWorkers {
           reply();
         };
         if ("ms" in behaviour) {
-          setTimeout(() => done(() => onMessage({ kind: "result", value: behaviour.value })), behaviour.ms);
+          const retire = "retire" in behaviour ? { retire: true } : {};
+          setTimeout(
+            () => done(() => onMessage({ kind: "result", value: behaviour.value, ...retire })),
+            behaviour.ms,
+          );
         } else if ("chem" in behaviour) {
           setTimeout(
             () =>
@@ -155,13 +167,22 @@ test("past the deadline the worker is terminated, the call gets COMPUTATION_TIME
   assert.equal(workers.spawned, 2);
 });
 
-test("a worker that dies mid-call fails that call only; a fresh worker serves the next", async () => {
+/** The typed error a call gets when its worker traps or dies. */
+function brokeItsWorker(cause: string) {
+  return (e: unknown) =>
+    e instanceof ChemError && e.code === "UNSUPPORTED_MOLECULE" && e.details?.cause === cause &&
+    /worker was replaced/.test(e.message);
+}
+
+test("a worker that dies mid-call fails that call only, with a typed error; a fresh worker serves the next", async () => {
   const workers = new FakeWorkers();
-  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 1 });
+  const logged: string[] = [];
+  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 1, log: (m) => logged.push(m) });
   await assert.rejects(
     runner.run(isolated, { behaviour: { die: "RuntimeError: unreachable" } }),
-    (e) => e instanceof Error && !(e instanceof ChemError) && /unreachable/.test(e.message),
+    brokeItsWorker("worker_died"),
   );
+  assert.match(logged.join("\n"), /broke its worker, which was replaced: RuntimeError: unreachable/);
   assert.deepEqual(await runner.run(isolated, { behaviour: { ms: 1, value: { ok: 1 } } }), { ok: 1 });
   assert.equal(workers.spawned, 2);
 });
@@ -171,8 +192,7 @@ test("an exception in the worker fails the call and retires the worker (its RDKi
   const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 1 });
   await assert.rejects(
     runner.run(isolated, { behaviour: { fail: "RuntimeError: unreachable at get_smiles" } }),
-    (e) =>
-      e instanceof Error && !(e instanceof ChemError) && /threw in its worker: RuntimeError/.test(e.message),
+    brokeItsWorker("worker_failure"),
   );
   assert.equal(workers.terminated, 1);
   assert.deepEqual(await runner.run(isolated, { behaviour: { ms: 1, value: { ok: 2 } } }), { ok: 2 });
@@ -181,18 +201,152 @@ test("an exception in the worker fails the call and retires the worker (its RDKi
 
 test("never more workers than the pool size; waiting calls get the next free one, also after a timeout", async () => {
   const workers = new FakeWorkers();
-  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 2 });
+  const pooled = fakeTool("pooled", false);
+  const runner = new IsolatedRunner({
+    spawn: workers.spawn,
+    wasm,
+    size: 2,
+    pooled: new Set(["pooled"]),
+    pooledDeadlineMs: 100,
+  });
   const calls = [
-    runner.run(isolated, { behaviour: { hang: true } }),
-    runner.run(isolated, { behaviour: { ms: 60, value: 1 } }),
-    runner.run(isolated, { behaviour: { ms: 60, value: 2 } }),
-    runner.run(isolated, { behaviour: { ms: 60, value: 3 } }),
+    runner.run(pooled, { behaviour: { hang: true } }),
+    runner.run(pooled, { behaviour: { ms: 60, value: 1 } }),
+    runner.run(pooled, { behaviour: { ms: 60, value: 2 } }),
+    runner.run(pooled, { behaviour: { ms: 60, value: 3 } }),
   ];
   const settled = await Promise.allSettled(calls);
   assert.equal(settled[0]!.status, "rejected");
   assert.deepEqual(settled.slice(1).map((s) => s.status === "fulfilled" && s.value), [1, 2, 3]);
   assert.ok(workers.maxRunning <= 2, `at most 2 at once, saw ${workers.maxRunning}`);
   assert.equal(workers.spawned, 3, "two at first, one to replace the timed-out worker");
+});
+
+test("searches that may run to their time limit hold at most size - 1 workers; bounded calls pass them", async () => {
+  const workers = new FakeWorkers();
+  const pooled = fakeTool("pooled", false);
+  const slow = fakeTool("slow_search", false);
+  const slowSearch = { ...slow, isolation: { deadlineMs: () => 400 } } as Tool;
+  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 3, pooled: new Set(["pooled"]) });
+  const searches = [1, 2, 3].map(() => runner.run(slowSearch, { behaviour: { hang: true } }));
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(workers.running, 2, "the third search waits: one worker stays for bounded calls");
+  const started = performance.now();
+  assert.equal(await runner.run(pooled, { behaviour: { ms: 5, value: 7 } }), 7);
+  assert.ok(performance.now() - started < 300, "the bounded call did not wait for a search");
+  const settled = await Promise.allSettled(searches);
+  assert.deepEqual(settled.map((s) => s.status), ["rejected", "rejected", "rejected"]);
+  runner.close();
+});
+
+test("with one worker, a bounded call gets a second worker while a search holds the first", async () => {
+  const workers = new FakeWorkers();
+  const pooled = fakeTool("pooled", false);
+  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 1, pooled: new Set(["pooled"]) });
+  const search = runner.run(isolated, { behaviour: { hang: true } });
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(await runner.run(pooled, { behaviour: { ms: 5, value: 3 } }), 3);
+  assert.equal(workers.spawned, 2);
+  assert.equal(workers.terminated, 1, "the surplus worker stops once idle");
+  await assert.rejects(search, (e) => e instanceof ChemError && e.code === "COMPUTATION_TIMEOUT");
+});
+
+test("a call that waits past the queue deadline is answered SERVER_BUSY with a retry hint", async () => {
+  const workers = new FakeWorkers();
+  const pooled = fakeTool("pooled", false);
+  const runner = new IsolatedRunner({
+    spawn: workers.spawn,
+    wasm,
+    size: 1,
+    pooled: new Set(["pooled"]),
+    pooledDeadlineMs: 1_000,
+    queueDeadlineMs: 50,
+  });
+  const first = runner.run(pooled, { behaviour: { hang: true } });
+  const second = runner.run(pooled, { behaviour: { hang: true } });
+  const started = performance.now();
+  await assert.rejects(
+    runner.run(pooled, { behaviour: { ms: 1, value: 1 } }),
+    (e) => e instanceof ChemError && e.code === "SERVER_BUSY" && e.details?.retry_after_ms === 50,
+  );
+  assert.ok(performance.now() - started < 500);
+  await Promise.allSettled([first, second]);
+  runner.close();
+});
+
+test("a cancelled call rejects with CancelledError at once and its worker is replaced; queued ones leave the queue", async () => {
+  const workers = new FakeWorkers();
+  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 1 });
+  const running = new AbortController();
+  const queued = new AbortController();
+  const first = runner.run(isolated, { behaviour: { hang: true } }, running.signal);
+  const second = runner.run(isolated, { behaviour: { ms: 1, value: 2 } }, queued.signal);
+  await new Promise((r) => setTimeout(r, 10));
+  queued.abort();
+  await assert.rejects(second, (e) => e instanceof CancelledError);
+  running.abort();
+  await assert.rejects(first, (e) => e instanceof CancelledError);
+  assert.equal(workers.terminated, 1);
+  assert.equal(await runner.run(isolated, { behaviour: { ms: 1, value: 3 } }), 3);
+  runner.close();
+});
+
+test("a call on a large input runs in the pool whatever the tool; a worker that built one is replaced", async () => {
+  const workers = new FakeWorkers();
+  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 1 });
+  const big = "C".repeat(LARGE_INPUT_ATOMS + 1);
+  assert.equal(runner.deadlineMs(inPlace, { smiles: "CCO" }), undefined);
+  assert.equal(runner.deadlineMs(inPlace, { smiles: big }), POOLED_DEADLINE_MS);
+  assert.equal(runner.deadlineMs(inPlace, { smiles_list: ["C", big] }), POOLED_DEADLINE_MS);
+  assert.deepEqual(await runner.run(inPlace, { smiles: big, behaviour: { ms: 1, value: { big: 1 } } }), {
+    big: 1,
+  });
+  assert.equal(workers.terminated, 0, "kept: the worker built no large molecule (say, it refused the input)");
+  assert.equal(await runner.run(inPlace, { smiles: big, behaviour: { ms: 1, value: 2, retire: true } }), 2);
+  assert.equal(workers.terminated, 1, "retired after building a large molecule");
+  assert.deepEqual(await runner.run(isolated, { behaviour: { ms: 1, value: { n: 1 } } }), { n: 1 });
+  assert.equal(workers.spawned, 2);
+  runner.close();
+});
+
+test("takeLargestMolecule reports the largest molecule RDKit built since it was last asked", async () => {
+  await loadTestRDKit();
+  takeLargestMolecule();
+  withMol("CCO", () => {});
+  withMol("c1ccccc1", () => {});
+  assert.equal(takeLargestMolecule(), 6);
+  assert.equal(takeLargestMolecule(), 0);
+});
+
+test("if RDKit fails on the protocol thread, every later call goes to the pool", async () => {
+  const workers = new FakeWorkers();
+  const logged: string[] = [];
+  const trapping = defineTool({
+    name: "trapping",
+    title: "t",
+    description: "t",
+    annotations: LOCAL_COMPUTATION,
+    input: v.object({ behaviour: v.any() }),
+    output: v.object({}),
+    run: () => {
+      throw new WebAssembly.RuntimeError("memory access out of bounds");
+    },
+  }) as unknown as Tool;
+  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 1, log: (m) => logged.push(m) });
+  await assert.rejects(runner.run(trapping, { behaviour: null }), WebAssembly.RuntimeError);
+  assert.match(logged.join("\n"), /every later call runs in the pool/);
+  assert.equal(runner.deadlineMs(inPlace, {}), POOLED_DEADLINE_MS);
+  assert.deepEqual(await runner.run(inPlace, { behaviour: { ms: 1, value: { pooled: 1 } } }), { pooled: 1 });
+  runner.close();
+});
+
+test("inputAtoms counts the largest SMILES, SMARTS or MolJSON of a call's arguments", () => {
+  assert.equal(inputAtoms({ smiles: "CC(=O)Oc1ccccc1C(=O)O" }), 13);
+  assert.equal(inputAtoms({ smiles_a: "CCO", smiles_b: "c1ccccc1" }), 6);
+  assert.equal(inputAtoms({ smiles_list: ["C", "CCCC", "CC"] }), 4);
+  assert.equal(inputAtoms({ smiles: "C", smarts: "[#6]~[#7]~[#8]" }), 3);
+  assert.equal(inputAtoms({ moljson: { atoms: [{}, {}, {}, {}, {}] } }), 5);
+  assert.equal(inputAtoms({ task: "CCCCCCCCCCCCCCCCCCCCCCCC as free text does not count" }), 0);
 });
 
 test("a tool named in `pooled` runs in a worker with the pool deadline; others stay in place", async () => {
@@ -286,6 +440,7 @@ test("serveToolWorker reports ready once RDKit is loaded, then warms up; a call 
     name: "recorder",
     title: "recorder",
     description: "recorder",
+    annotations: LOCAL_COMPUTATION,
     input: v.object({ n: v.optional(v.number(), 7) }),
     output: v.object({}),
     run: (args) => {

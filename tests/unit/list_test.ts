@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { modern, send } from "../helpers/protocol.ts";
-import { createServer } from "../../src/server.ts";
+import { createServer } from "../../src/create_server.ts";
 import { TOOLS, WORKER_TOOLS } from "../../src/tools/registry.ts";
 import { chunkSize, runList } from "../../src/tools/list.ts";
 import { ChemError } from "../../src/errors.ts";

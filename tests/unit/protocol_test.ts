@@ -2,11 +2,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { initialize, modern, MODERN_META, request, send } from "../helpers/protocol.ts";
-import { createServer } from "../../src/server.ts";
+import { createServer } from "../../src/create_server.ts";
 import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES } from "../../src/protocol/jsonrpc.ts";
 import { McpServer } from "../../src/protocol/server.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
-import { defineTool } from "../../src/tools/tool.ts";
+import { defineTool, LOCAL_COMPUTATION } from "../../src/tools/tool.ts";
 import * as v from "valibot";
 
 await loadTestRDKit();
@@ -75,6 +75,7 @@ test("JSON-RPC error table: -32603 when a tool throws something that is not a ch
     name: "boom",
     title: "Boom",
     description: "Always throws.",
+    annotations: LOCAL_COMPUTATION,
     input: v.strictObject({}),
     output: v.object({}),
     run: () => {
@@ -85,6 +86,7 @@ test("JSON-RPC error table: -32603 when a tool throws something that is not a ch
     name: "liar",
     title: "Liar",
     description: "Breaks its output schema.",
+    annotations: LOCAL_COMPUTATION,
     input: v.strictObject({}),
     output: v.object({ n: v.number() }),
     run: () => ({ n: "not a number" }) as unknown as { n: number },
@@ -396,6 +398,22 @@ test("dialect shaping: legacy tools/list has the 2024-11-05 tool shape (no outpu
   await send(conn, initialize());
   const tools = (await send(conn, request("tools/list", {})))?.result?.tools as Record<string, unknown>[];
   for (const tool of tools) assert.deepEqual(Object.keys(tool), ["name", "description", "inputSchema"]);
+});
+
+test("modern tools/list: every tool read-only, idempotent, not destructive; only name_to_smiles open-world", async () => {
+  const tools = (await send(server.connect(), modern("tools/list")))?.result?.tools as {
+    name: string;
+    annotations: Record<string, boolean>;
+  }[];
+  assert.equal(tools.length, 20);
+  for (const { name, annotations } of tools) {
+    assert.deepEqual(annotations, {
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: name === "name_to_smiles",
+    }, name);
+  }
 });
 
 test("dialect shaping: modern discover carries serverInfo in _meta too", async () => {

@@ -7,7 +7,7 @@ import { LineSplitter } from "../../src/transport/lines.ts";
 import { RequestReader, serializeResponse } from "../../src/transport/h1.ts";
 import { seededRandom } from "../helpers/random.ts";
 import { StdioSession } from "../../src/transport/stdio.ts";
-import { createServer } from "../../src/server.ts";
+import { createServer } from "../../src/create_server.ts";
 import { MODERN_META } from "../helpers/protocol.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);

@@ -14,7 +14,7 @@ import { request as httpRequest } from "node:http";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { rdkit } from "../../src/chem/rdkit.ts";
 import { boiledEgg } from "../../src/chem/boiled_egg.ts";
-import { startWebApp, type WebAppServer } from "./server.ts";
+import { startWebApp, type WebAppServer } from "./webapp_process.ts";
 
 const ASPIRIN = "CC(=O)Oc1ccccc1C(=O)O";
 const SALICYLIC_ACID = "OC(=O)c1ccccc1O";

@@ -1,0 +1,139 @@
+/**
+ * The verdict of scripts/test.ts: tallies of each stage, the names of what failed or was skipped (read from the
+ * JUnit XML that `deno test --junit-path` and `node --test --test-reporter=junit` write), and the closing lines a
+ * person reads: skipped tests with their reasons, failed tests by name, then `N passed, N failed` (with
+ * `, N skipped` appended when something was skipped).
+ *
+ * @module
+ */
+import { existsSync, readFileSync } from "node:fs";
+import process from "node:process";
+
+/** What one stage of the run contributes to the verdict. */
+export interface Outcome {
+  readonly passed: number;
+  readonly failed: number;
+  readonly skipped: number;
+  /** Names of what failed, prefixed by the stage. */
+  readonly failures: readonly string[];
+  /** Names of what was skipped, with the reason where the runner gives one. */
+  readonly skips: readonly string[];
+}
+
+/** An outcome of one named check that passed or failed as a whole. */
+export function single(name: string, ok: boolean): Outcome {
+  return { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, failures: ok ? [] : [name], skips: [] };
+}
+
+/** The sum of several outcomes, names kept in order. */
+export function sum(outcomes: readonly Outcome[]): Outcome {
+  return {
+    passed: outcomes.reduce((n, o) => n + o.passed, 0),
+    failed: outcomes.reduce((n, o) => n + o.failed, 0),
+    skipped: outcomes.reduce((n, o) => n + o.skipped, 0),
+    failures: outcomes.flatMap((o) => o.failures),
+    skips: outcomes.flatMap((o) => o.skips),
+  };
+}
+
+/**
+ * Environment for the runners and checks this script starts, from ours: no colour codes unless our own output is
+ * a terminal (`NO_COLOR` for Deno, `NODE_DISABLE_COLORS` for Node; an inherited `FORCE_COLOR` is dropped, since
+ * Deno colours whenever it is set, even to 0), and no Rust backtrace after Deno's "Test failed" (it says nothing
+ * about the test; the failure's own stack is kept).
+ */
+export function childEnv(
+  base: Readonly<Record<string, string | undefined>> = process.env,
+  stdoutIsTerminal = Boolean(process.stdout.isTTY),
+): Record<string, string> {
+  const env = Object.fromEntries(
+    Object.entries(base).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  env.RUST_BACKTRACE = "0";
+  if (!stdoutIsTerminal) {
+    delete env.FORCE_COLOR;
+    env.NO_COLOR = "1";
+    env.NODE_DISABLE_COLORS = "1";
+  }
+  return env;
+}
+
+/** One `<testcase>` of a JUnit report. */
+export interface JunitCase {
+  readonly name: string;
+  readonly classname: string;
+  readonly status: "passed" | "failed" | "skipped";
+  /** The skip reason, when the runner records one. */
+  readonly message?: string;
+}
+
+function unescapeXml(text: string): string {
+  return text.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">")
+    .replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
+    .replace(/&amp;/g, "&");
+}
+
+function attribute(attributes: string, name: string): string | undefined {
+  const value = new RegExp(`\\s${name}="([^"]*)"`).exec(attributes)?.[1];
+  return value === undefined ? undefined : unescapeXml(value);
+}
+
+/** The test cases of a JUnit XML report (the subset Deno and Node write: flat or nested in suites). */
+export function junitCases(xml: string): JunitCase[] {
+  const cases: JunitCase[] = [];
+  for (const match of xml.matchAll(/<testcase\b([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
+    const [, attributes = "", body = ""] = match;
+    const skipped = /<skipped\b([^>]*)/.exec(body);
+    const failed = /<(failure|error)\b/.test(body) || attribute(attributes, "failure") !== undefined;
+    const message = skipped ? attribute(skipped[1] ?? "", "message") : undefined;
+    cases.push({
+      name: attribute(attributes, "name") ?? "(unnamed)",
+      classname: attribute(attributes, "classname") ?? "",
+      status: failed ? "failed" : skipped ? "skipped" : "passed",
+      ...(message ? { message } : {}),
+    });
+  }
+  return cases;
+}
+
+/**
+ * The outcome of a test runner's stage from its JUnit report. A runner that exited non-zero with no failure in
+ * its report (a file that did not load, a crash before the report) counts as one failure named after the stage.
+ */
+export function junitOutcome(stage: string, reportPath: string, exitCode: number): Outcome {
+  const cases = existsSync(reportPath) ? junitCases(readFileSync(reportPath, "utf8")) : [];
+  // Node names its test files' classname "test"; Deno names the file. Only a file name helps the reader.
+  const file = (c: JunitCase) => /[/.]/.test(c.classname) ? c.classname.replace(/^\.\//, "") : "";
+  const label = (c: JunitCase) => [stage, file(c), c.name].filter(Boolean);
+  const failures = cases.filter((c) => c.status === "failed").map((c) => label(c).join(" › "));
+  const skips = cases.filter((c) => c.status === "skipped")
+    .map((c) => label(c).join(" › ") + (c.message && !c.name.includes(c.message) ? ` (${c.message})` : ""));
+  if (exitCode !== 0 && failures.length === 0) {
+    failures.push(`${stage}: exit ${exitCode}${cases.length ? "" : " before any test reported"} (see above)`);
+  }
+  return {
+    passed: cases.filter((c) => c.status === "passed").length,
+    failed: failures.length,
+    skipped: skips.length,
+    failures,
+    skips,
+  };
+}
+
+/** The closing lines: skipped (with reasons), failed by name, then the tally as the very last line. */
+export function verdictLines(total: Outcome): string[] {
+  const lines: string[] = [];
+  if (total.skips.length) {
+    lines.push(
+      "",
+      `Skipped (${total.skips.length}):`,
+      ...total.skips.map((s) => `  ${s}`),
+    );
+  }
+  if (total.failures.length) {
+    lines.push("", `Failed (${total.failures.length}):`, ...total.failures.map((f) => `  ${f}`));
+  }
+  const tally = `${total.passed} passed, ${total.failed} failed`;
+  lines.push("", total.skipped ? `${tally}, ${total.skipped} skipped` : tally);
+  return lines;
+}

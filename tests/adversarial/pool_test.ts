@@ -1,0 +1,294 @@
+// Hostile content in well-formed requests, against the real server process: huge and pathological molecules for
+// every tool, recursive SMARTS, work past its time limit, calls queued behind runaway searches, answers inflated
+// by garbage input, and cancellation. After each attack an ordinary call must get its ordinary answer: no request
+// may leave damage for the next one. Runs under Deno, Node, and (through CHEM_MCP_SERVER_CMD) the built artefacts.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { LineClient, startServer } from "../helpers/process.ts";
+import { TOOL_EXAMPLES } from "../helpers/examples.ts";
+import { RUNAWAY_MOLECULE, RUNAWAY_SMARTS } from "../data/runaway.ts";
+
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+
+/** Codes a tool may answer for hostile input: typed, documented, never an internal error. */
+const TYPED = new Set([
+  "INVALID_SMILES",
+  "INVALID_SMARTS",
+  "INVALID_MOLJSON",
+  "MOLECULE_TOO_LARGE",
+  "UNSUPPORTED_MOLECULE",
+  "NO_COMMON_SUBSTRUCTURE",
+  "COMPUTATION_TIMEOUT",
+  "EMBEDDING_FAILED",
+  "SERVER_BUSY",
+]);
+
+interface Server {
+  client: LineClient;
+  pid: number;
+  stderr: () => string;
+  call(name: string, args: unknown, timeoutMs?: number): Promise<Record<string, unknown>>;
+  close(): Promise<number | null>;
+}
+
+let nextId = 1;
+
+function start(env: Record<string, string> = {}): Server {
+  const child = startServer([], { CHEM_MCP_WORKERS: "2", ...env });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  const client = new LineClient(child);
+  return {
+    client,
+    pid: child.pid!,
+    stderr: () => stderr,
+    call: (name, args, timeoutMs = 60_000) =>
+      client.request({
+        jsonrpc: "2.0",
+        id: nextId++,
+        method: "tools/call",
+        params: { name, arguments: args, _meta: META },
+      }, timeoutMs),
+    close: () => client.close(),
+  };
+}
+
+type Result = { isError?: boolean; structuredContent?: Record<string, unknown> };
+
+/** The tool's structured answer, failing the test on a JSON-RPC error (an internal error above all). */
+function structured(
+  answer: Record<string, unknown>,
+  what: string,
+): { error?: boolean; code?: string } & Result {
+  assert.equal(answer.error, undefined, `${what}: JSON-RPC error ${JSON.stringify(answer.error)}`);
+  const result = answer.result as Result;
+  const error = result.structuredContent?.error as { code?: string } | undefined;
+  return { ...result, error: result.isError === true, code: error?.code };
+}
+
+/** An ordinary call and its ordinary answer: the server is undamaged. */
+async function assertHealthy(server: Server, after: string): Promise<void> {
+  const answer = structured(await server.call("calc_properties", { smiles: "CCO" }), `after ${after}`);
+  assert.equal(answer.isError, false, `after ${after}: ${JSON.stringify(answer.structuredContent)}`);
+  assert.equal(answer.structuredContent?.molecular_weight, 46.069, `after ${after}`);
+  const search = structured(await server.call("smarts_match", { smiles: "CCO", smarts: "CO" }), after);
+  assert.equal(search.structuredContent?.match_count, 1, `after ${after}`);
+}
+
+const HUGE: Readonly<Record<string, string>> = {
+  "300-membered aromatic ring": "c1" + "c".repeat(298) + "c1",
+  "499-atom chain": "C".repeat(499),
+  "900-atom chain (over every limit)": "C".repeat(900),
+};
+
+/** The tool's example arguments with every molecule replaced by `smiles`. */
+function withMolecule(tool: string, smiles: string): Record<string, unknown> | undefined {
+  const args = { ...TOOL_EXAMPLES[tool] };
+  if ("smiles" in args) args.smiles = smiles;
+  else if ("smiles_a" in args) args.smiles_a = smiles;
+  else if ("smiles_list" in args) args.smiles_list = [smiles, "CCO"];
+  else return undefined;
+  return args;
+}
+
+test("huge molecules through every tool: a result or a typed error, and the next ordinary call is unharmed", async () => {
+  const server = start();
+  try {
+    for (const [label, smiles] of Object.entries(HUGE)) {
+      for (const tool of Object.keys(TOOL_EXAMPLES)) {
+        const args = withMolecule(tool, smiles);
+        if (!args) continue;
+        const answer = structured(await server.call(tool, args, 90_000), `${tool} on a ${label}`);
+        if (answer.error) {
+          assert.ok(TYPED.has(answer.code ?? ""), `${tool} on a ${label}: code ${answer.code}`);
+        }
+      }
+      await assertHealthy(server, `every tool on a ${label}`);
+    }
+    assert.doesNotMatch(server.stderr(), /Internal error|threw:/);
+  } finally {
+    await server.close();
+  }
+});
+
+test("recursive SMARTS nested 200 and 600 deep: INVALID_SMARTS naming the limit; later searches unharmed", async () => {
+  const server = start();
+  try {
+    for (const depth of [200, 600]) {
+      const smarts = "[$(".repeat(depth) + "C" + ")]".repeat(depth);
+      const answer = structured(
+        await server.call("smarts_match", { smiles: "CCO", smarts }),
+        `${depth} deep`,
+      );
+      assert.equal(answer.code, "INVALID_SMARTS");
+      assert.match(JSON.stringify(answer.structuredContent), /at most 16 levels/);
+      await assertHealthy(server, `a SMARTS ${depth} deep`);
+    }
+  } finally {
+    await server.close();
+  }
+});
+
+/** CPU ticks (1/100 s) used so far by a process and all its descendants, and their resident memory, KiB. */
+function treeUsage(pid: number): { ticks: number; rssKiB: number } {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  let ticks = 0;
+  let rssKiB = 0;
+  const visit = (p: number) => {
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+      rssKiB += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      return;
+    }
+    for (const child of children.get(p) ?? []) visit(child);
+  };
+  visit(pid);
+  return { ticks, rssKiB };
+}
+
+/** Waits until the process tree uses under a tenth of a core over one second (start-up and warm-up included). */
+async function idle(pid: number, withinMs: number): Promise<boolean> {
+  const end = Date.now() + withinMs;
+  let before = treeUsage(pid).ticks;
+  while (Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = treeUsage(pid).ticks;
+    if (now - before < 10) return true;
+    before = now;
+  }
+  return false;
+}
+
+const PROC = existsSync("/proc/self/stat");
+
+test("after COMPUTATION_TIMEOUT nothing keeps computing and memory returns to its level", {
+  skip: PROC ? false : "needs Linux /proc to read CPU time and memory",
+}, async () => {
+  const server = start({ CHEM_MCP_WORKERS: "1" });
+  const runaway = async () => {
+    const started = Date.now();
+    const args = { smiles: RUNAWAY_MOLECULE, smarts: RUNAWAY_SMARTS, timeout_seconds: 1 };
+    const answer = structured(await server.call("smarts_match", args), "runaway search");
+    assert.equal(answer.code, "COMPUTATION_TIMEOUT");
+    assert.ok(Date.now() - started < 1_000 + 2_500, `answered within its limit: ${Date.now() - started} ms`);
+  };
+  try {
+    await assertHealthy(server, "start");
+    // The first search also starts the spare worker that a one-worker pool keeps beside a running search.
+    await runaway();
+    assert.ok(await idle(server.pid, 30_000), "idle after start-up");
+    const before = treeUsage(server.pid).rssKiB;
+    for (let round = 0; round < 4; round++) await runaway();
+    assert.ok(await idle(server.pid, 30_000), "no thread or process keeps computing after the timeouts");
+    const after = treeUsage(server.pid).rssKiB;
+    assert.ok(after - before < 64 * 1024, `memory back near ${before} KiB, is ${after} KiB`);
+    await assertHealthy(server, "the timeouts");
+  } finally {
+    await server.close();
+  }
+});
+
+test("a call queued behind runaway searches is answered within 5 s; a search past the reserve gets SERVER_BUSY", async () => {
+  const server = start({ CHEM_MCP_WORKERS: "2" });
+  try {
+    await assertHealthy(server, "start");
+    const runaway = { smiles: RUNAWAY_MOLECULE, smarts: RUNAWAY_SMARTS, timeout_seconds: 8 };
+    const searches = [server.call("smarts_match", runaway), server.call("smarts_match", runaway)];
+    await new Promise((r) => setTimeout(r, 300));
+    let started = Date.now();
+    const cheap = structured(
+      await server.call("calc_properties", { smiles: "c1ccccc1O" }),
+      "behind searches",
+    );
+    assert.equal(cheap.isError, false);
+    assert.ok(Date.now() - started < 5_000, `answered in ${Date.now() - started} ms`);
+    const answers = await Promise.all(searches);
+    const codes = answers.map((a) => structured(a, "search").code).sort();
+    assert.deepEqual(codes, ["COMPUTATION_TIMEOUT", "SERVER_BUSY"]);
+    const busy = answers.map((a) => structured(a, "search")).find((a) => a.code === "SERVER_BUSY")!;
+    const details = (busy.structuredContent?.error as { details?: { retry_after_ms?: number } }).details;
+    assert.ok((details?.retry_after_ms ?? 0) > 0, "a retry hint");
+    started = Date.now();
+    await assertHealthy(server, "the searches");
+  } finally {
+    await server.close();
+  }
+});
+
+test("garbage input cannot inflate an answer: a 1 MiB list of numbers gets one short error", async () => {
+  const server = start();
+  try {
+    const garbage = { smiles_list: Array.from({ length: 500_000 }, () => 1) };
+    const answer = await server.call("find_mcs", garbage);
+    const text = JSON.stringify(answer);
+    assert.ok(text.length < 64 * 1024, `answer of ${text.length} characters`);
+    assert.equal((answer.error as { code?: number }).code, -32602);
+    const many = { smiles_list: Array.from({ length: 900 }, (_, i) => i) };
+    const listed = await server.call("find_mcs", many);
+    const data = listed.error as { data?: { issues?: unknown[] }; message?: string };
+    assert.ok((data.data?.issues?.length ?? 0) <= 5, "at most five problems listed");
+    assert.match(data.message ?? "", /and \d+ more/);
+    await assertHealthy(server, "garbage lists");
+  } finally {
+    await server.close();
+  }
+});
+
+test("stdio: notifications/cancelled stops a running search, frees its worker at once, and nothing answers it", async () => {
+  const server = start({ CHEM_MCP_WORKERS: "1" });
+  try {
+    await assertHealthy(server, "start");
+    const id = nextId++;
+    server.client.write(
+      `${
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: {
+            name: "smarts_match",
+            arguments: { smiles: RUNAWAY_MOLECULE, smarts: RUNAWAY_SMARTS, timeout_seconds: 20 },
+            _meta: META,
+          },
+        })
+      }\n`,
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    const cancel = {
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: id, reason: "test" },
+    };
+    server.client.write(`${JSON.stringify(cancel)}\n`);
+    // A cancel for an id nobody knows is ignored.
+    server.client.write(`${JSON.stringify({ ...cancel, params: { requestId: 987654 } })}\n`);
+    const started = Date.now();
+    const next = structured(await server.call("calc_properties", { smiles: "CCO" }), "after the cancel");
+    assert.equal(next.structuredContent?.molecular_weight, 46.069);
+    assert.ok(Date.now() - started < 2_000, `pooled call answered ${Date.now() - started} ms after`);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(
+      server.client.received.filter((m) => m.id === id).length,
+      0,
+      "no answer for the cancelled id",
+    );
+  } finally {
+    await server.close();
+  }
+});

@@ -1,0 +1,111 @@
+/**
+ * The test command's verdict (scripts/test_report.ts): names read from the JUnit reports Deno and Node write, and
+ * the closing lines: skipped with reasons, failed by name, then exactly `N passed, N failed` (`, N skipped` only
+ * when something was skipped).
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { childEnv, junitCases, junitOutcome, single, sum, verdictLines } from "../../scripts/test_report.ts";
+
+/** As `deno test --junit-path` writes it (Deno 2.9): file as classname, `<skipped/>` without a reason. */
+const DENO_REPORT = `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="deno test" tests="3" failures="1" errors="0" time="0.017">
+    <testsuite name="./tests/webapp/browser_test.ts" tests="3" disabled="1" errors="0" failures="1">
+        <testcase name="runs" classname="./tests/webapp/browser_test.ts" time="0.005" line="3" col="1">
+        </testcase>
+        <testcase name="page &quot;loads&quot;" classname="./tests/webapp/browser_test.ts" time="0.000" line="4" col="1">
+            <skipped/>
+        </testcase>
+        <testcase name="fails &amp; says so" classname="./tests/webapp/browser_test.ts" time="0.003" line="6" col="1">
+            <failure message="Uncaught AssertionError">AssertionError: 1 !== 2</failure>
+        </testcase>
+    </testsuite>
+</testsuites>`;
+
+/** As `node --test --test-reporter=junit` writes it (Node 20): classname "test", skip reasons as messages. */
+const NODE_REPORT = `<?xml version="1.0" encoding="utf-8"?>
+<testsuites>
+	<testcase name="runs" time="0.000767" classname="test"/>
+	<testcase name="skipped by option" time="0.000084" classname="test">
+		<skipped type="skipped" message="no Chromium: this is darwin-arm64"/>
+	</testcase>
+	<testcase name="fails" time="0.009114" classname="test" failure="1 !== 2">
+		<failure type="testCodeFailure" message="1 !== 2">[Error [ERR_TEST_FAILURE]: 1 !== 2]</failure>
+	</testcase>
+</testsuites>`;
+
+test("JUnit cases from Deno's report: status, names unescaped, the file as classname", () => {
+  assert.deepEqual(junitCases(DENO_REPORT), [
+    { name: "runs", classname: "./tests/webapp/browser_test.ts", status: "passed" },
+    { name: 'page "loads"', classname: "./tests/webapp/browser_test.ts", status: "skipped" },
+    { name: "fails & says so", classname: "./tests/webapp/browser_test.ts", status: "failed" },
+  ]);
+});
+
+test("JUnit cases from Node's report: self-closing cases pass, skip reasons kept", () => {
+  assert.deepEqual(junitCases(NODE_REPORT).map((c) => [c.name, c.status, c.message]), [
+    ["runs", "passed", undefined],
+    ["skipped by option", "skipped", "no Chromium: this is darwin-arm64"],
+    ["fails", "failed", undefined],
+  ]);
+});
+
+test("a stage's outcome names its failures and skips; a non-zero exit without a reported failure is one", () => {
+  const dir = mkdtempSync(join(tmpdir(), "chem-mcp-report-test-"));
+  try {
+    writeFileSync(join(dir, "deno.xml"), DENO_REPORT);
+    writeFileSync(join(dir, "node.xml"), NODE_REPORT);
+    assert.deepEqual(junitOutcome("deno test", join(dir, "deno.xml"), 1), {
+      passed: 1,
+      failed: 1,
+      skipped: 1,
+      failures: ["deno test › tests/webapp/browser_test.ts › fails & says so"],
+      skips: ['deno test › tests/webapp/browser_test.ts › page "loads"'],
+    });
+    const node = junitOutcome("node --test (dist/)", join(dir, "node.xml"), 1);
+    assert.deepEqual(node.failures, ["node --test (dist/) › fails"]);
+    assert.deepEqual(node.skips, [
+      "node --test (dist/) › skipped by option (no Chromium: this is darwin-arm64)",
+    ]);
+    const crashed = junitOutcome("node --test (dist/)", join(dir, "absent.xml"), 7);
+    assert.deepEqual(crashed.failures, ["node --test (dist/): exit 7 before any test reported (see above)"]);
+    assert.equal(crashed.failed, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the verdict: failed names right above the tally, which is exactly `N passed, N failed` with no skip", () => {
+  const lines = verdictLines(sum([single("format (exit 0)", true), single("lint (exit 1)", false)]));
+  assert.deepEqual(lines, ["", "Failed (1):", "  lint (exit 1)", "", "1 passed, 1 failed"]);
+  assert.deepEqual(verdictLines(single("tsc", true)), ["", "1 passed, 0 failed"]);
+});
+
+test("the verdict with skips: listed with reasons before the failures, counted after the tally", () => {
+  const outcome = {
+    passed: 5,
+    failed: 1,
+    skipped: 2,
+    failures: ["deno test › a"],
+    skips: ["deno test › b (no Chromium)", "deno test › c (no Chromium)"],
+  };
+  const lines = verdictLines(outcome);
+  assert.equal(lines.at(-1), "5 passed, 1 failed, 2 skipped");
+  assert.match(lines.at(-1)!, /^\d+ passed, \d+ failed(, \d+ skipped)?$/);
+  assert.ok(lines.indexOf("Skipped (2):") < lines.indexOf("Failed (1):"));
+  assert.equal(lines.at(-3), "  deno test › a");
+});
+
+test("children get no colour codes when the output is not a terminal, and never a Rust backtrace", () => {
+  const inherited = { PATH: "/bin", FORCE_COLOR: "1", RUST_BACKTRACE: "1", GONE: undefined };
+  assert.deepEqual(childEnv(inherited, false), {
+    PATH: "/bin",
+    RUST_BACKTRACE: "0",
+    NO_COLOR: "1",
+    NODE_DISABLE_COLORS: "1",
+  });
+  assert.deepEqual(childEnv(inherited, true), { PATH: "/bin", FORCE_COLOR: "1", RUST_BACKTRACE: "0" });
+});
