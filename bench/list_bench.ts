@@ -18,7 +18,7 @@ import { loadTestRDKit } from "../tests/helpers/rdkit.ts";
 import { HUNDRED_MOLECULES } from "../tests/helpers/budget.ts";
 import { calcPropertiesTool } from "../src/tools/calc_properties.ts";
 import { loadPrevious } from "./previous.ts";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 
 /** The stored figures, so a run of one section keeps the other's. */
 function loadPreviousFigures(): Record<string, number> {
@@ -42,17 +42,35 @@ const max = (xs: number[]) => Math.max(...xs);
 /** A server with `workers` tool workers, its pool warmed up. */
 interface Server {
   readonly client: LineClient;
-  /** CPU time the server process (all its threads) has used so far, ms (Linux /proc; NaN elsewhere). */
+  /** CPU time the server (all its threads and worker processes) has used so far, ms (Linux /proc). */
   cpu(): number;
   stop(): Promise<void>;
 }
 
-/** utime + stime of a process from /proc/<pid>/stat, ms (clock ticks of 10 ms). */
+/**
+ * utime + stime of a process and its descendants (Deno's tool workers are child processes), from /proc, ms
+ * (clock ticks of 10 ms); NaN where there is no /proc.
+ */
 function processCpuMs(pid: number): number {
-  const path = `/proc/${pid}/stat`;
-  if (!existsSync(path)) return NaN;
-  const fields = readFileSync(path, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  if (!existsSync(`/proc/${pid}/stat`)) return NaN;
+  const stats = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((name) => {
+    try {
+      const fields = readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]!.split(" ");
+      return [{
+        pid: Number(name),
+        ppid: Number(fields[1]),
+        ms: (Number(fields[11]) + Number(fields[12])) * 10,
+      }];
+    } catch {
+      return []; // ended meanwhile
+    }
+  });
+  const tree = new Set([pid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const s of stats) if (tree.has(s.ppid) && !tree.has(s.pid)) grew = tree.add(s.pid) !== undefined;
+  }
+  return stats.filter((s) => tree.has(s.pid)).reduce((sum, s) => sum + s.ms, 0);
 }
 
 /** A timed measurement: wall time and CPU time, ms. */
