@@ -12,7 +12,11 @@ import {
   callsFor,
   connection,
   DEFAULT_RESULT_BUDGET,
+  HUNDRED_MOLECULES,
+  LIST_BUDGET_RATIO,
+  LIST_BUDGET_TOOLS,
   LIST_BUDGETS,
+  listAndSingles,
   PACK_BUDGETS,
   PER_ATOM_TOOLS,
   repeatedContent,
@@ -22,6 +26,7 @@ import {
   useLocalNameLookup,
 } from "../tests/helpers/budget.ts";
 import { loadPrevious } from "./previous.ts";
+import { TOOLS } from "../src/tools/registry.ts";
 
 await loadTestRDKit();
 useLocalNameLookup();
@@ -150,6 +155,35 @@ print(
   }); budgets apply to every drug, the context pack's to atorvastatin`,
   rows,
 );
+/** Arguments besides the molecules of each list-form tool without a budget row. */
+const LIST_ONLY_MEASURED: Readonly<Record<string, Record<string, unknown>>> = {
+  canonical_smiles: {},
+  ecfp4: {},
+  generate_3d: {},
+  retrosynthesis: {},
+  smiles_to_moljson: {},
+  representation_router: { task: "look the compound up in a database" },
+  molecule_context_pack: { format: "json" },
+};
+console.log(
+  `\nList calls against single calls of the same molecules (${HUNDRED_MOLECULES.length} drug-like molecules, ` +
+    `or the tool's cap): characters; budget ≤ ${LIST_BUDGET_RATIO} × single calls where one applies\n`,
+);
+console.log("| tool | molecules | single calls, chars | list call, chars | list/single | budget |");
+console.log("| --- | ---: | ---: | ---: | ---: | --- |");
+for (const [tool, args] of Object.entries({ ...LIST_BUDGET_TOOLS, ...LIST_ONLY_MEASURED })) {
+  const cap = TOOLS.find((t) => t.name === tool)!.list!.cap;
+  const molecules = HUNDRED_MOLECULES.slice(0, cap);
+  const { list, singles } = await listAndSingles(conn, tool, args, molecules);
+  const budgeted = tool in LIST_BUDGET_TOOLS;
+  const ratio = list / singles;
+  console.log(
+    `| ${tool} | ${molecules.length} | ${singles} | ${list} | ${ratio.toFixed(3)} | ` +
+      `${budgeted ? (ratio <= LIST_BUDGET_RATIO ? "≤ 0.25" : "OVER") : "–"} |`,
+  );
+  figures[`${tool} list chars`] = list;
+  figures[`${tool} singles chars`] = singles;
+}
 console.log(
   "\nTokens: gpt-tokenizer 4.0 (o200k_base). Repeated content: strings of 32+ characters and objects or arrays " +
     "of 64+ characters of JSON that occur twice in one result, summed over the drugs (tests/helpers/budget.ts).",

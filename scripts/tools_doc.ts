@@ -14,6 +14,7 @@ interface Property {
   default?: unknown;
   minimum?: number;
   maximum?: number;
+  maxItems?: number;
   anyOf?: Property[];
 }
 
@@ -36,12 +37,37 @@ function fields(schema: Record<string, unknown>): string {
     const bounds = [
       p.minimum !== undefined ? `≥ ${p.minimum}` : "",
       p.maximum !== undefined ? `≤ ${p.maximum}` : "",
+      p.maxItems !== undefined ? `≤ ${p.maxItems} items` : "",
       p.default !== undefined ? `default ${JSON.stringify(p.default)}` : "",
     ].filter(Boolean).join(", ");
     const note = [p.description ?? "", bounds].filter(Boolean).join(" ");
     return `| \`${name}\` | ${cell(typeOf(p))} | ${required.has(name) ? "yes" : "no"} | ${cell(note)} |`;
   });
   return ["| Field | Type | Required | Description |", "| --- | --- | --- | --- |", ...rows].join("\n");
+}
+
+/** The rule of a tool with a list form: the molecule or the list, not both. */
+function listNote(input: Record<string, unknown>): string[] {
+  const properties = (input.properties ?? {}) as Record<string, Property>;
+  const list = properties.smiles_list;
+  if (!list || !/^In place of/.test(list.description ?? "")) return [];
+  const item = /In place of (\w+)/.exec(list.description ?? "")?.[1];
+  return ["", `Exactly one of \`${item}\` and \`smiles_list\` (docs/decisions.md, "Lists of molecules").`];
+}
+
+/** The output table, or one table per answer form (one molecule, a list). */
+function outputs(output: Record<string, unknown>): string[] {
+  const forms = output.anyOf as Record<string, unknown>[] | undefined;
+  if (!forms) return ["Output:", "", fields(output)];
+  return [
+    "Output, one molecule:",
+    "",
+    fields(forms[0]!),
+    "",
+    "Output, `smiles_list`:",
+    "",
+    fields(forms[1]!),
+  ];
 }
 
 /** The hints as they appear on the wire, `readOnlyHint: true, …`, in the wire's order. */
@@ -94,10 +120,9 @@ export function renderToolsDoc(tools: readonly ToolDescriptor[], detailPages: Re
       "Input:",
       "",
       fields(tool.inputSchema),
+      ...listNote(tool.inputSchema),
       "",
-      "Output:",
-      "",
-      fields(tool.outputSchema),
+      ...outputs(tool.outputSchema),
     );
     if (detailPages.has(tool.name)) {
       parts.push("", `Method, validation and limits: [tools/${tool.name}.md](tools/${tool.name}.md).`);

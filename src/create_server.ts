@@ -31,7 +31,7 @@ export function toolRegistry(): ToolRegistry {
  * await conn.handle('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}');
  * ```
  */
-export function createServer(options: Pick<ServerOptions, "log" | "runTool"> = {}): McpServer {
+export function createServer(options: Pick<ServerOptions, "log" | "runTool" | "workers"> = {}): McpServer {
   return new McpServer({
     registry: toolRegistry(),
     info: { name: SERVER_NAME, version: VERSION },

@@ -115,7 +115,7 @@ export async function main(args: readonly string[], platform: Platform): Promise
     : undefined;
   const server = createServer({
     log,
-    ...(runner ? { runTool: (tool, args, signal) => runner.run(tool, args, signal) } : {}),
+    ...(runner ? { runTool: (tool, args, signal) => runner.run(tool, args, signal), workers } : {}),
   });
   // The pool starts (each worker loading RDKit and building its one-time tables on its own thread) once the
   // first stdio answer is out, so its start-up does not compete with that answer for the cores, or once the

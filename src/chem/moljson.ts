@@ -54,25 +54,20 @@ const chiralitySchema = v.strictObject({
     v.minLength(3),
     v.maxLength(4),
     v.description(
-      'The centre\'s neighbours in a chosen order: atom indices, "H" for its one implicit hydrogen; three ' +
-        "entries when the fourth is a lone pair (sulfoxide S), taken to be last.",
+      'Neighbours in a chosen order: atom indices, "H" for an implicit H; three when a lone pair is the last.',
     ),
   ),
   winding: v.pipe(
     v.picklist(["CW", "CCW"]),
     v.description(
-      "Seen from neighbors[0], the others in order turn clockwise (CW, SMILES @@) or counter-clockwise " +
-        "(CCW, SMILES @).",
+      "Seen from neighbors[0], the others turn clockwise (CW, SMILES @@) or counter-clockwise (CCW, @).",
     ),
   ),
   cip: v.optional(
     v.pipe(
       v.nullable(v.picklist(["R", "S", "r", "s"])),
-      v.description(
-        "CIP label (RDKit's labeller; r/s pseudo-asymmetric); ignored on input.",
-      ),
+      v.description("CIP label (RDKit's labeller; r/s pseudo-asymmetric); ignored on input."),
     ),
-    null,
   ),
 });
 
@@ -87,56 +82,59 @@ export const ATOM_RANGES = {
   radical_electrons: [0, 4],
 } as const satisfies Record<string, readonly [number, number]>;
 
+/**
+ * What a document says by leaving a field out (and a bond's index is its position). Written documents leave out
+ * every field at its default, so a common atom reads `{"index":0,"element":"C","hydrogens":3}` and a single bond
+ * `{"begin":0,"end":1}`; readers fill them in ({@link resolveMolJson}).
+ */
+export const MOLJSON_DEFAULTS = {
+  atom: { charge: 0, isotope: null, hydrogens: 0, radical_electrons: 0, aromatic: false, chirality: null },
+  bond: { order: 1, stereo: null },
+} as const;
+
 const atomSchema = v.strictObject({
-  index: int(0, MAX_MOLJSON_ATOMS - 1, "Position of the atom in `atoms` (0-based); must equal it."),
+  index: int(0, MAX_MOLJSON_ATOMS - 1, "Position in `atoms`; must equal it."),
   element: v.pipe(
     v.string(),
     v.minLength(1),
     v.maxLength(3),
-    v.description("Element symbol ('C', 'Cl', 'Na'); '*' for a dummy atom."),
+    v.description("Element symbol ('C', 'Cl'); '*' for a dummy atom."),
   ),
-  charge: int(...ATOM_RANGES.charge, "Formal charge."),
-  isotope: v.pipe(
-    v.nullable(bounded(...ATOM_RANGES.isotope)),
-    v.description("Mass number, e.g. 13 for 13C; null for natural abundance."),
+  charge: v.optional(int(...ATOM_RANGES.charge, "Formal charge.")),
+  isotope: v.optional(
+    v.pipe(v.nullable(bounded(...ATOM_RANGES.isotope)), v.description("Mass number (13 for 13C).")),
   ),
-  hydrogens: int(
-    ...ATOM_RANGES.hydrogens,
-    "Hydrogens on the atom that are not atoms of their own (normally all of them).",
-  ),
-  radical_electrons: v.optional(
-    int(...ATOM_RANGES.radical_electrons, "Unpaired electrons (0 unless a radical)."),
-    0,
-  ),
-  aromatic: v.pipe(v.boolean(), v.description("In an aromatic ring (RDKit aromaticity).")),
-  chirality: v.pipe(
-    v.nullable(chiralitySchema),
-    v.description("Tetrahedral configuration; null unless a specified stereocentre."),
+  hydrogens: v.optional(int(...ATOM_RANGES.hydrogens, "Hydrogens that are not atoms of their own.")),
+  radical_electrons: v.optional(int(...ATOM_RANGES.radical_electrons, "Unpaired electrons.")),
+  aromatic: v.optional(v.pipe(v.boolean(), v.description("In an aromatic ring (RDKit aromaticity)."))),
+  chirality: v.optional(
+    v.pipe(
+      v.nullable(chiralitySchema),
+      v.description("Tetrahedral configuration of a specified stereocentre."),
+    ),
   ),
 });
 
 const bondStereoSchema = v.strictObject({
   configuration: v.pipe(
     v.picklist(["cis", "trans"]),
-    v.description("Whether atoms[0] and atoms[1] lie on the same (cis) or opposite (trans) side."),
+    v.description("atoms[0] and atoms[1] on the same (cis) or opposite (trans) side."),
   ),
   atoms: v.pipe(
     v.tuple([atomIndex, atomIndex]),
-    v.description("A neighbour of `begin` and a neighbour of `end` (not the bond's own atoms)."),
+    v.description("A neighbour of begin and one of end, other than the bond's atoms."),
   ),
 });
 
 const bondSchema = v.strictObject({
-  index: int(0, MAX_MOLJSON_BONDS - 1, "Position of the bond in `bonds` (0-based); must equal it."),
+  index: v.optional(int(0, MAX_MOLJSON_BONDS - 1, "Position in `bonds`; must equal it.")),
   begin: int(0, MAX_MOLJSON_ATOMS - 1, "Index of the first atom."),
   end: int(0, MAX_MOLJSON_ATOMS - 1, "Index of the second atom."),
-  order: v.pipe(
-    v.picklist([1, 2, 3, 1.5]),
-    v.description("1 single, 2 double, 3 triple, 1.5 aromatic (both atoms must be aromatic)."),
+  order: v.optional(
+    v.pipe(v.picklist([1, 2, 3, 1.5]), v.description("1, 2, 3, or 1.5 aromatic (both atoms aromatic).")),
   ),
-  stereo: v.pipe(
-    v.nullable(bondStereoSchema),
-    v.description("Double-bond configuration; null when unspecified or not a double bond."),
+  stereo: v.optional(
+    v.pipe(v.nullable(bondStereoSchema), v.description("Configuration of a specified double bond.")),
   ),
 });
 
@@ -148,21 +146,55 @@ export const MolJsonSchema = v.pipe(
     atoms: v.pipe(
       v.array(atomSchema),
       v.maxLength(MAX_MOLJSON_ATOMS),
-      v.description("Atoms; hydrogens are normally counts on heavy atoms, not atoms."),
+      v.description("Atoms; hydrogens are normally counts, not atoms."),
     ),
     bonds: v.pipe(v.array(bondSchema), v.maxLength(MAX_MOLJSON_BONDS), v.description("Bonds.")),
   }),
   v.description(
-    "MolJSON v1: explicit atoms and bonds (docs/moljson.md); indices are 0-based.",
+    "MolJSON v1 (docs/moljson.md), 0-based indices. Fields left out take their defaults: charge 0, isotope " +
+      "null, hydrogens 0, radical_electrons 0, aromatic false, chirality null; bond index its position, order 1, " +
+      "stereo null.",
   ),
 );
 
-/** A MolJSON version 1 document. */
+/** A MolJSON version 1 document as written or read, fields at their default possibly left out. */
 export type MolJson = v.InferOutput<typeof MolJsonSchema>;
-/** One atom of a MolJSON document. */
-export type MolJsonAtom = MolJson["atoms"][number];
-/** One bond of a MolJSON document. */
-export type MolJsonBond = MolJson["bonds"][number];
+type Filled<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };
+/** One atom of a MolJSON document, every field given. */
+export type MolJsonAtom = Filled<MolJson["atoms"][number]>;
+/** One bond of a MolJSON document, every field given. */
+export type MolJsonBond = Filled<MolJson["bonds"][number]>;
+/** A MolJSON document with every field given ({@link resolveMolJson}). */
+export interface ResolvedMolJson {
+  readonly format: MolJson["format"];
+  readonly version: MolJson["version"];
+  readonly atoms: readonly MolJsonAtom[];
+  readonly bonds: readonly MolJsonBond[];
+}
+
+/**
+ * `doc` with the fields it leaves out filled with {@link MOLJSON_DEFAULTS}.
+ *
+ * @example
+ * ```ts
+ * resolveMolJson(toMolJson("C")).atoms[0].charge; // 0
+ * ```
+ */
+export function resolveMolJson(doc: MolJson): ResolvedMolJson {
+  return {
+    format: doc.format,
+    version: doc.version,
+    atoms: doc.atoms.map((atom) => ({ ...MOLJSON_DEFAULTS.atom, ...atom }) as MolJsonAtom),
+    bonds: doc.bonds.map((bond, index) => ({ ...MOLJSON_DEFAULTS.bond, index, ...bond }) as MolJsonBond),
+  };
+}
+
+/** `record` without the fields equal to their default. */
+function leaveOutDefaults<T extends object>(record: T, defaults: Readonly<Record<string, unknown>>): T {
+  return Object.fromEntries(
+    Object.entries(record).filter(([key, value]) => !(key in defaults) || defaults[key] !== value),
+  ) as T;
+}
 
 /**
  * The JSON Schema (draft 2020-12) of MolJSON v1, generated from {@link MolJsonSchema}.
@@ -252,6 +284,22 @@ function neighbourLists(atomCount: number, bonds: readonly { begin: number; end:
  * ```
  */
 export function molToMolJson(mol: Mol): MolJson {
+  const { atoms, bonds } = fullMolJson(mol);
+  return {
+    format: MOLJSON_FORMAT,
+    version: MOLJSON_VERSION,
+    atoms: atoms.map((atom) => {
+      const lean = leaveOutDefaults(atom, MOLJSON_DEFAULTS.atom);
+      if (lean.chirality?.cip === null) delete lean.chirality.cip;
+      return lean;
+    }),
+    // A bond's index is its position, so it is left out like the other defaults.
+    bonds: bonds.map(({ index: _position, ...bond }) => leaveOutDefaults(bond, MOLJSON_DEFAULTS.bond)),
+  };
+}
+
+/** Every atom and bond of a parsed molecule with all its fields. */
+function fullMolJson(mol: Mol): ResolvedMolJson {
   const src = rdkitJsonOf(mol);
   const ext = src.extensions?.find((e) => e.name === "rdkitRepresentation");
   const aromaticAtoms = new Set(ext?.aromaticAtoms ?? []);
@@ -263,7 +311,7 @@ export function molToMolJson(mol: Mol): MolJson {
     rawBonds.map((b) => ({ begin: b.atoms[0], end: b.atoms[1] })),
   );
 
-  const atoms = src.atoms.map((a, index): MolJsonAtom => {
+  const atoms = src.atoms.map((a, index): MolJsonAtom & { chirality: { cip?: string | null } | null } => {
     const z = a.z ?? 6;
     const hydrogens = a.impHs ?? 0;
     const tag = a.stereo ?? "unspecified";
@@ -357,9 +405,9 @@ function invalid(message: string, details: Record<string, unknown>): never {
 }
 
 /** Structural validation (types, ranges, required fields) with the failing path in the message. */
-function parseStructure(input: unknown): MolJson {
+function parseStructure(input: unknown): ResolvedMolJson {
   const result = v.safeParse(MolJsonSchema, input);
-  if (result.success) return result.output;
+  if (result.success) return resolveMolJson(result.output);
   const issue = result.issues[0];
   const path = v.getDotPath(issue) ?? "(document)";
   const match = /^(atoms|bonds)\.(\d+)/.exec(path);
@@ -371,7 +419,7 @@ function parseStructure(input: unknown): MolJson {
 }
 
 /** Index, element, range, duplicate and aromaticity checks; returns the neighbour lists. */
-function checkGraph(doc: MolJson): number[][] {
+function checkGraph(doc: ResolvedMolJson): number[][] {
   const n = doc.atoms.length;
   doc.atoms.forEach((atom, i) => {
     if (atom.index !== i) {
@@ -486,7 +534,7 @@ function stereoAtoms(bond: MolJsonBond, neighbours: readonly number[][]): [numbe
 }
 
 /** Builds RDKit's JSON for a validated MolJSON document. */
-function toRdkitJson(doc: MolJson, neighbours: readonly number[][]): string {
+function toRdkitJson(doc: ResolvedMolJson, neighbours: readonly number[][]): string {
   const atoms = doc.atoms.map((a) => {
     const tag = chiralTag(a, neighbours[a.index] ?? []);
     return {
@@ -608,7 +656,7 @@ export function molFromMolJson(input: unknown): Mol {
  * SMILES cannot write unpaired electrons on an atom whose bonds and hydrogens already fill its valence (a
  * saturated carbon with `radical_electrons: 4`), so RDKit would drop them without a word; such input is refused.
  */
-function checkRadicalsKept(doc: MolJson, mol: Mol): void {
+function checkRadicalsKept(doc: ResolvedMolJson, mol: Mol): void {
   const given = doc.atoms.reduce((n, a) => n + (a.radical_electrons ?? 0), 0);
   if (given === 0) return;
   const kept = rdkitJsonOf(mol).atoms.reduce((n, a) => n + (a.nRad ?? 0), 0);

@@ -13,7 +13,7 @@
  * @module
  */
 import { ChemError } from "../errors.ts";
-import { type MolJson, toMolJson } from "./moljson.ts";
+import { type MolJson, resolveMolJson, toMolJson } from "./moljson.ts";
 import { type Mol, rdkit, withMol } from "./rdkit.ts";
 
 /** The CML namespace URI. */
@@ -101,7 +101,8 @@ export function inchikey(smiles: string): string {
  * hillFormula(toMolJson("C[N+](C)(C)C")); // "C4H12N+"
  * ```
  */
-export function hillFormula(doc: MolJson): string {
+export function hillFormula(written: MolJson): string {
+  const doc = resolveMolJson(written);
   const counts = new Map<string, number>();
   const add = (element: string, n: number) => n > 0 && counts.set(element, (counts.get(element) ?? 0) + n);
   let charge = 0;
@@ -188,7 +189,7 @@ export interface CmlOptions {
  * ```
  */
 export function toCml(smiles: string, options: CmlOptions = {}): string {
-  const doc = toMolJson(smiles);
+  const doc = resolveMolJson(toMolJson(smiles));
   const orders = kekuleOrders(smiles);
   const id = (i: number | "H", centre: number) => `a${(i === "H" ? centre : i) + 1}`;
   const lines = [

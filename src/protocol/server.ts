@@ -8,6 +8,7 @@ import * as v from "valibot";
 import { CancelledError, ChemError, ProtocolError } from "../errors.ts";
 import type { Tool } from "../tools/tool.ts";
 import type { ToolDescriptor, ToolRegistry } from "../tools/registry.ts";
+import { isListCall, runList } from "../tools/list.ts";
 import { type Dialect, METHODS, type PinState, resolveDialect } from "./dialect.ts";
 import { argumentError, formatIssues } from "./arguments.ts";
 import { toErrorObject } from "./errors.ts";
@@ -47,6 +48,8 @@ export interface ServerOptions {
    * worker-pool runner (src/tools/isolation.ts) so tools that can run away are stopped at their deadline.
    */
   readonly runTool?: (tool: Tool, args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
+  /** Workers behind `runTool`: a list call keeps at most this many chunks in flight (default 1). */
+  readonly workers?: number;
 }
 
 /** How a connection may be pinned: stdio allows both dialects, HTTP the modern one only. */
@@ -139,7 +142,7 @@ export class McpServer {
     }
     let result: unknown;
     try {
-      result = await (this.#options.runTool?.(tool, args.output, signal) ?? tool.run(args.output));
+      result = await this.#run(tool, args.output, signal);
     } catch (error) {
       if (error instanceof CancelledError) throw error;
       if (error instanceof ChemError) {
@@ -165,6 +168,14 @@ export class McpServer {
       structuredContent: output.output,
       isError: false,
     };
+  }
+
+  /** A call in place or through `runTool`; a list call as chunks (src/tools/list.ts). */
+  #run(tool: Tool, args: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+    const run = this.#options.runTool ?? ((t: Tool, a: Record<string, unknown>) => Promise.resolve(t.run(a)));
+    return isListCall(tool, args)
+      ? runList(tool, args, run, this.#options.workers, signal)
+      : run(tool, args, signal);
   }
 
   #findTool(name: unknown, dialect: Dialect): Tool {

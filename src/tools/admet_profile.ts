@@ -25,7 +25,7 @@ export const admetProfileTool = defineTool({
     "(Egan et al. 2000); herg lower_risk|moderate_risk|higher_risk, cyp3a4 inhibition_less_likely|" +
     "inhibition_more_likely, ppb high_binding_likely|lower_binding_likely (Gleeson 2008); ames alert|no_alert " +
     "(Kazius et al. 2005); hepatic_clearance hepatic_metabolism|hepatic_uptake|hepatic_uptake_or_renal|renal " +
-    "(ECCS, Varma et al. 2015). Ionisation from SMARTS, no pKa. Salts: largest component. Errors: " +
+    "(ECCS, Varma et al. 2015). Salts: largest component. Errors: " +
     "INVALID_SMILES, MOLECULE_TOO_LARGE (> " +
     `${MAX_HEAVY_ATOMS} heavy atoms).`,
   input: v.strictObject({ smiles: smilesArg() }),
@@ -84,5 +84,17 @@ export const admetProfileTool = defineTool({
     heuristic: v.pipe(v.literal(true), v.description("Always true.")),
     method: v.pipe(v.string(), v.description("What the estimates are; full references with DOIs.")),
   }),
+  list: {
+    cap: 1000,
+    columns: [
+      "endpoints.bbb.prediction",
+      "endpoints.caco2.prediction",
+      "endpoints.herg.prediction",
+      "endpoints.cyp3a4.prediction",
+      "endpoints.ames.prediction",
+      "endpoints.ppb.prediction",
+      "endpoints.hepatic_clearance.prediction",
+    ],
+  },
   run: ({ smiles }) => ({ smiles, ...admetProfile(smiles) }),
 });

@@ -12,8 +12,7 @@ export const boiledEggTool = defineTool({
   description:
     "BOILED-Egg (Daina & Zoete 2016): passive GI absorption (white ellipse) and BBB permeation (yolk) from " +
     "WLOGP (Wildman–Crippen) and TPSA (Å², with S and P, so above calc_properties' TPSA for S/P compounds); " +
-    "independent verdicts, P-gp efflux not modelled. Example: caffeine GI-absorbed, not BBB-penetrant. For " +
-    "other ADMET estimates use admet_profile. Salts: " +
+    "independent verdicts, P-gp efflux not modelled. For other ADMET estimates use admet_profile. Salts: " +
     `largest component. Errors: INVALID_SMILES, MOLECULE_TOO_LARGE (> ${MAX_HEAVY_ATOMS} heavy atoms).`,
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
@@ -29,5 +28,6 @@ export const boiledEggTool = defineTool({
       v.description("Fixed text naming the BOILED-Egg method (2016) and reference."),
     ),
   }),
+  list: { cap: 1000, columns: ["gi_absorbed", "bbb_penetrant", "logp", "tpsa"] },
   run: ({ smiles }) => boiledEgg(smiles),
 });

@@ -47,12 +47,13 @@ export const brenkCheckTool = defineTool({
     "Screen for the 105 Brenk alerts (Brenk et al. 2008; RDKit FilterCatalog): reactive, unstable or toxic " +
     "groups unwanted in screening compounds (Michael acceptors, aldehydes, nitro, alkyl halides). Each hit " +
     "gives its name and matched atoms; passes = no hit. Broad by design (many drugs hit one): treat hits as " +
-    "flags. For assay interference use pains_check. Example: 'C=CC(=O)N' hits Michael_acceptor_1. Errors: " +
+    "flags. For assay interference use pains_check. Errors: " +
     "INVALID_SMILES, MOLECULE_TOO_LARGE (> " +
     `${ALERTS_MAX_HEAVY_ATOMS} heavy atoms).`,
   input: v.strictObject({
     smiles: smilesArg(),
   }),
   output: alertOutput("Brenk alert", "Brenk"),
+  list: { cap: 1000, columns: ["passes", "alerts.name"] },
   run: ({ smiles }) => alertResult(smiles, brenkCheckSmiles(smiles, ALERTS_MAX_HEAVY_ATOMS), BRENK_METHOD),
 });

@@ -39,8 +39,8 @@ export const calcPropertiesTool = defineTool({
     "Physicochemical properties (RDKit): average MW (g/mol), exact mass (Da), Wildman–Crippen logP " +
     "(1999), TPSA (Ertl et al. 2000; Å², N and O only), H-bond donors/acceptors (Lipinski's counts as " +
     "lipinski_hbd/hba), strict rotatable bonds, aromatic rings, heavy atoms, and QED 0–1 (Bickerton et al. " +
-    "2012) with its inputs and alerts. Salts: largest component. For the rule-of-five verdict use " +
-    `lipinski_check. Errors: INVALID_SMILES, MOLECULE_TOO_LARGE (> ${MAX_HEAVY_ATOMS} heavy atoms).`,
+    "2012) with its inputs and alerts. Salts: largest component. " +
+    `Errors: INVALID_SMILES, MOLECULE_TOO_LARGE (> ${MAX_HEAVY_ATOMS} heavy atoms).`,
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
     smiles: givenSmiles,
@@ -105,6 +105,24 @@ export const calcPropertiesTool = defineTool({
     ),
     method: v.pipe(v.string(), v.description("Definitions and references.")),
   }),
+  list: {
+    cap: 1000,
+    columns: [
+      "molecular_weight",
+      "exact_mass",
+      "logp",
+      "tpsa",
+      "hbd",
+      "hba",
+      "lipinski_hbd",
+      "lipinski_hba",
+      "rotatable_bonds",
+      "aromatic_rings",
+      "heavy_atoms",
+      "qed",
+      "fragment_count",
+    ],
+  },
   run: ({ smiles }) => {
     const { qed_details: q, ...p } = calcProperties(smiles);
     // QED's MW, ALOGP, HBD, PSA and ROTB are the same descriptors as the top-level fields: given once.

@@ -17,5 +17,6 @@ export const canonicalSmilesTool = defineTool({
     smiles: givenSmiles,
     canonical_smiles: canonicalSmilesField,
   }),
+  list: { cap: 1000, columns: ["canonical_smiles"] },
   run: ({ smiles }) => ({ smiles, canonical_smiles: canonicalSmiles(smiles) }),
 });

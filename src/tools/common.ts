@@ -6,9 +6,22 @@
 import * as v from "valibot";
 import { MAX_SMILES_LENGTH } from "../chem/rdkit.ts";
 
+/**
+ * A SMILES string, non-empty and of bounded length. The bound is checked but left out of the published schema:
+ * as `minLength`/`maxLength` it would cost every SMILES argument 30 characters of the model's context, and no
+ * real molecule comes near it (docs/decisions.md, "Lists of molecules").
+ */
+export const smilesString = v.pipe(
+  v.string(),
+  v.check(
+    (text: string) => text.length >= 1 && text.length <= MAX_SMILES_LENGTH,
+    `A SMILES has 1 to ${MAX_SMILES_LENGTH} characters.`,
+  ),
+);
+
 /** A SMILES argument: non-empty, bounded length. */
 export const smilesArg = (description = "Molecule as SMILES.") =>
-  v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_SMILES_LENGTH), v.description(description));
+  v.pipe(smilesString, v.description(description));
 
 /** A non-negative integer count. */
 export const count = (description: string) =>

@@ -6,7 +6,7 @@
  */
 import type * as v from "valibot";
 import type { Identifiers } from "../chem/represent.ts";
-import type { MolJson, MolJsonAtom, MolJsonBond } from "../chem/moljson.ts";
+import { type MolJson, type MolJsonAtom, type MolJsonBond, resolveMolJson } from "../chem/moljson.ts";
 import type { admetProfileTool } from "./admet_profile.ts";
 import type { boiledEggTool } from "./boiled_egg.ts";
 import type { brenkCheckTool } from "./brenk_check.ts";
@@ -129,7 +129,8 @@ function atomColumns(atoms: readonly MolJsonAtom[]) {
   };
 }
 
-function moljsonTables(m: MolJson): string {
+function moljsonTables(doc: MolJson): string {
+  const m = resolveMolJson(doc);
   const show = atomColumns(m.atoms);
   const atomHeader = [
     "atom",
@@ -201,7 +202,8 @@ function markdown(pack: ContextPack): string {
   ].join("\n");
 }
 
-function moljsonLines(m: MolJson): string[] {
+function moljsonLines(doc: MolJson): string[] {
+  const m = resolveMolJson(doc);
   const atoms = m.atoms.map((a) => {
     const parts = [`${a.index} ${a.isotope ?? ""}${a.element}`];
     if (a.charge) parts.push(a.charge > 0 ? `+${a.charge}` : `${a.charge}`);

@@ -10,8 +10,7 @@ export const ecfp4Tool = defineTool({
   annotations: LOCAL_COMPUTATION,
   description:
     "ECFP4 circular fingerprint (RDKit Morgan radius 2, 2048 bits; Rogers & Hahn 2010) as 512 hex digits " +
-    "and its popcount. For the similarity of two molecules call tanimoto instead. Example: {smiles: 'CCO'} " +
-    "gives popcount 6. Error: INVALID_SMILES.",
+    "and its popcount. For similarity use tanimoto. Error: INVALID_SMILES.",
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
     smiles: givenSmiles,
@@ -27,6 +26,7 @@ export const ecfp4Tool = defineTool({
     popcount: count("Number of set bits."),
     method: v.pipe(v.string(), v.description("Fingerprint definition and reference.")),
   }),
+  list: { cap: 500, columns: ["popcount", "hex"] },
   run: ({ smiles }) => {
     // The set-bit indices would repeat the hex; the spec's ecfp4 result is the hex plus the popcount.
     const { hex, popcount } = ecfp4(smiles);

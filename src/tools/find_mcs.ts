@@ -23,7 +23,7 @@ export const findMcsTool = defineTool({
     `Maximum common substructure of ${MCS_MIN_MOLECULES}–${MCS_MAX_MOLECULES} molecules (RDKit FMCS; Dalke ` +
     "& Hastings 2013) as SMARTS, with atom and bond counts and one match per molecule (atom indices). " +
     "Defaults: atoms by element, bonds by order, ring bonds only to ring bonds. For a similarity score use " +
-    "tanimoto. Example: {smiles_list: ['c1ccccc1O', 'c1ccccc1N']}. " +
+    "tanimoto. " +
     `Errors: INVALID_SMILES, MOLECULE_TOO_LARGE (> ${MCS_MAX_HEAVY_ATOMS} heavy atoms), ` +
     "NO_COMMON_SUBSTRUCTURE, COMPUTATION_TIMEOUT.",
   input: v.strictObject({

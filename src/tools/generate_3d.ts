@@ -51,9 +51,7 @@ export const generate3dTool = defineTool({
     "One 3D structure as XYZ text, or an SDF record with format 'sdf' (Å, all hydrogens; heavy atoms in SMILES " +
     "order, then H), and its DREIDING " +
     "steric energy (kcal/mol; compare only between structures of one molecule). Heuristic placement, then " +
-    "L-BFGS minimisation with DREIDING (Mayo et al. 1990), bond-specific equilibrium lengths from " +
-    "MMFF94/crystallographic means; specified stereo is verified. One local minimum, not a conformer search. " +
-    "Example: {smiles: 'C[C@@H](O)CC'}. " +
+    "L-BFGS minimisation with DREIDING (Mayo et al. 1990); specified stereo is verified. One local minimum, not a conformer search. " +
     `Limits: ${MAX_3D_HEAVY_ATOMS} heavy atoms, ${DEFAULT_TIME_LIMIT_MS / 1000} s. Errors: INVALID_SMILES, ` +
     "MOLECULE_TOO_LARGE, UNSUPPORTED_MOLECULE, COMPUTATION_TIMEOUT, EMBEDDING_FAILED.",
   input: v.strictObject({
@@ -126,6 +124,7 @@ export const generate3dTool = defineTool({
     ),
   }),
   // The engine stops itself at its time limit; the worker deadline is the backstop.
+  list: { cap: 10 },
   isolation: { deadlineMs: () => DEFAULT_TIME_LIMIT_MS + ISOLATION_GRACE_S * 1000 },
   run: ({ smiles, max_iterations, format }) => {
     const c = generate3d(smiles, { maxIterations: max_iterations });

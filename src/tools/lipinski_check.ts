@@ -18,8 +18,7 @@ export const lipinskiCheckTool = defineTool({
     `${LIPINSKI_THRESHOLDS.molecular_weight} g/mol, logP ≤ ${LIPINSKI_THRESHOLDS.logp} (Wildman–Crippen), ` +
     `donors ≤ ${LIPINSKI_THRESHOLDS.hbd} (OH + NH), acceptors ≤ ${LIPINSKI_THRESHOLDS.hba} (N + O); passes ` +
     "with at most one violation, each rule reported. A filter for oral small molecules, not a score (for " +
-    "drug-likeness use QED in calc_properties). Salts: largest component. Example: aspirin passes, 0 " +
-    "violations. Errors: INVALID_SMILES, " +
+    "drug-likeness use QED in calc_properties). Salts: largest component. Errors: INVALID_SMILES, " +
     `MOLECULE_TOO_LARGE (> ${MAX_HEAVY_ATOMS} heavy atoms).`,
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
@@ -48,5 +47,6 @@ export const lipinskiCheckTool = defineTool({
     passes: v.pipe(v.boolean(), v.description("True with at most one violation.")),
     method: v.pipe(v.string(), v.description("Rule and reference.")),
   }),
+  list: { cap: 1000, columns: ["passes", "violations", "rules.value"] },
   run: ({ smiles }) => ({ smiles, ...lipinskiCheck(smiles), method: LIPINSKI_METHOD }),
 });

@@ -36,11 +36,13 @@ const section = (tool: string, dropped: string) =>
 /**
  * The sections as the json format carries them: each tool's result, checked against that tool's output schema,
  * less what would repeat: the `smiles` echo (given once at the top), and the parent SMILES and component count
- * of lipinski and admet (the same as properties').
+ * of lipinski and admet (the same as properties'); and less the workings a summary can do without (each
+ * Lipinski rule's definition, the SA score's terms and counts, QED's desirabilities), which the single tools give.
  */
 function sections(pack: ContextPack): Record<string, unknown> {
-  const { smiles: _p, ...properties } = v.parse(calcPropertiesTool.output, pack.properties);
-  const { smiles: _l, parent_smiles: _lp, fragment_count: _lf, ...lipinski } = v.parse(
+  const { smiles: _p, qed_details, ...properties } = v.parse(calcPropertiesTool.output, pack.properties);
+  const { desirability: _q, ...qed } = qed_details;
+  const { smiles: _l, parent_smiles: _lp, fragment_count: _lf, rules, ...lipinski } = v.parse(
     lipinskiCheckTool.output,
     pack.lipinski,
   );
@@ -48,13 +50,14 @@ function sections(pack: ContextPack): Record<string, unknown> {
     admetProfileTool.output,
     pack.admet,
   );
-  const { smiles: _s, ...sa_score } = v.parse(saScoreTool.output, pack.sa_score);
+  const { smiles: _s, components: _c, counts: _n, ...sa_score } = v.parse(saScoreTool.output, pack.sa_score);
   const { smiles: _pa, ...pains } = v.parse(painsCheckTool.output, pack.pains);
   const { smiles: _b, ...brenk } = v.parse(brenkCheckTool.output, pack.brenk);
   return {
     identifiers: pack.identifiers,
-    properties,
-    lipinski,
+    properties: { ...properties, qed_details: qed },
+    // Each rule's definition is in the method text.
+    lipinski: { rules: rules.map(({ definition: _d, ...rule }) => rule), ...lipinski },
     sa_score,
     pains,
     brenk,
@@ -73,11 +76,11 @@ export const moleculeContextPackTool = defineTool({
   title: "Molecule context pack",
   annotations: LOCAL_COMPUTATION,
   description:
-    "Everything about one molecule in one result, each section once: identifiers (SMILES, InChI, " +
-    "InChIKey, formula), properties (calc_properties), drug-likeness (lipinski_check, sa_score, pains_check, " +
+    "Everything about one molecule in one result, each section once: identifiers (InChI, formula), " +
+    "properties (calc_properties), drug-likeness (lipinski_check, sa_score, pains_check, " +
     "brenk_check, boiled_egg), heuristic ADMET (admet_profile) and the MolJSON graph. Use it instead of those " +
     "tools one by one. format 'json': sections as objects; 'markdown': tables for a chemist; 'prompt': a " +
-    "compact text block for an LLM (both in rendered). Example: {smiles: 'CCO', format: 'prompt'}. Errors: " +
+    "compact text block for an LLM (both in rendered). Errors: " +
     "INVALID_SMILES, MOLECULE_TOO_LARGE (> " +
     `${ALERTS_MAX_HEAVY_ATOMS} heavy atoms).`,
   input: v.strictObject({
@@ -96,9 +99,9 @@ export const moleculeContextPackTool = defineTool({
     identifiers: v.optional(
       v.pipe(identifiersSchema, v.description("json: canonical SMILES, InChI, InChIKey and formula.")),
     ),
-    properties: section("calc_properties", "smiles"),
-    lipinski: section("lipinski_check", "smiles, parent_smiles and fragment_count"),
-    sa_score: section("sa_score", "smiles"),
+    properties: section("calc_properties", "smiles and qed_details.desirability"),
+    lipinski: section("lipinski_check", "smiles, parent_smiles, fragment_count and rules' definitions"),
+    sa_score: section("sa_score", "smiles, components and counts"),
     pains: section("pains_check", "smiles"),
     brenk: section("brenk_check", "smiles"),
     boiled_egg: section("boiled_egg", ""),
@@ -113,6 +116,21 @@ export const moleculeContextPackTool = defineTool({
       v.pipe(v.string(), v.description("markdown and prompt: the whole pack as Markdown or prompt text.")),
     ),
   }),
+  list: {
+    cap: 10,
+    shared: [
+      "properties.method",
+      "lipinski.method",
+      "sa_score.method",
+      "pains.method",
+      "pains.alerts_checked",
+      "brenk.method",
+      "brenk.alerts_checked",
+      "boiled_egg.method",
+      "admet.method",
+      "admet.heuristic",
+    ],
+  },
   run: async ({ smiles, format }) => {
     const args = { smiles };
     const pack: ContextPack = {

@@ -14,7 +14,7 @@ export const nameToSmilesTool = defineTool({
     `${
       DEFAULT_NAME_LOOKUP_TIMEOUT_MS / 1000
     } s timeout, no fallback; the first of several matches is used. ` +
-    "Example: {name: 'aspirin'}. Errors: NAME_NOT_FOUND, LOOKUP_TIMEOUT, LOOKUP_UNREACHABLE, " +
+    "Errors: NAME_NOT_FOUND, LOOKUP_TIMEOUT, LOOKUP_UNREACHABLE, " +
     "LOOKUP_BAD_RESPONSE.",
   input: v.strictObject({
     name: v.pipe(

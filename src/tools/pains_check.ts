@@ -13,12 +13,13 @@ export const painsCheckTool = defineTool({
     "Screen for the 480 PAINS classes (Baell & Holloway 2010; RDKit FilterCatalog): chemotypes that often " +
     "give false positives in high-throughput assays (rhodanines, catechols, quinones). Each hit gives its " +
     "class, family and matched atoms; passes = no hit. A hit is a warning, not proof. For reactive or toxic " +
-    "groups use brenk_check. Example: 'S=C1SC(=Cc2ccccc2)C(=O)N1' hits ene_rhod_A(235). Errors: INVALID_SMILES, " +
+    "groups use brenk_check. Errors: INVALID_SMILES, " +
     "MOLECULE_TOO_LARGE (> " +
     `${ALERTS_MAX_HEAVY_ATOMS} heavy atoms).`,
   input: v.strictObject({
     smiles: smilesArg(),
   }),
   output: alertOutput("PAINS class", "PAINS_A, PAINS_B or PAINS_C"),
+  list: { cap: 1000, columns: ["passes", "alerts.name"] },
   run: ({ smiles }) => alertResult(smiles, painsCheckSmiles(smiles, ALERTS_MAX_HEAVY_ATOMS), PAINS_METHOD),
 });

@@ -11,7 +11,7 @@ export const parseSmilesTool = defineTool({
   description:
     "Check that a SMILES parses (RDKit) and report its size: canonical SMILES, heavy atoms, atoms with " +
     "hydrogens, bonds between heavy atoms, fragments and average molecular weight (g/mol). Use it to validate " +
-    "input first; for properties use calc_properties. Example: {smiles: 'CCO'} gives atom_count 3. Error: " +
+    "input first; for properties use calc_properties. Error: " +
     "INVALID_SMILES.",
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
@@ -23,5 +23,15 @@ export const parseSmilesTool = defineTool({
     molecular_weight: num("Average molecular weight in g/mol (standard atomic weights), 3 decimals."),
     fragment_count: count("Disconnected components, e.g. 2 for '[Na+].[Cl-]'."),
   }),
+  list: {
+    cap: 1000,
+    columns: [
+      "atom_count",
+      "atom_count_with_hydrogens",
+      "bond_count",
+      "molecular_weight",
+      "fragment_count",
+    ],
+  },
   run: ({ smiles }) => ({ smiles, ...summarize(smiles) }),
 });

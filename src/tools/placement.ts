@@ -14,11 +14,10 @@
  */
 import { countSmilesAtoms } from "../chem/rdkit.ts";
 
-/**
- * Tools that run in the pool for what they cost. Tools with a `Tool.isolation` deadline (smarts_match,
- * find_mcs, generate_3d) run there as well, whatever their cost.
- */
-export const POOLED_TOOLS: ReadonlySet<string> = new Set([
+/** Suffix of the derived tool that runs one chunk of a list call (src/tools/list.ts). */
+export const ITEMS_SUFFIX = ":items";
+
+const COSTLY_TOOLS = [
   "parse_smiles",
   "calc_properties",
   "lipinski_check",
@@ -30,6 +29,15 @@ export const POOLED_TOOLS: ReadonlySet<string> = new Set([
   "retrosynthesis",
   "representation_router",
   "molecule_context_pack",
+];
+
+/**
+ * Tools that run in the pool for what they cost, and the chunks of their list calls. Tools with a
+ * `Tool.isolation` deadline (smarts_match, find_mcs, generate_3d) run there as well, whatever their cost.
+ */
+export const POOLED_TOOLS: ReadonlySet<string> = new Set([
+  ...COSTLY_TOOLS,
+  ...COSTLY_TOOLS.map((name) => name + ITEMS_SUFFIX),
 ]);
 
 /**

@@ -6,6 +6,7 @@
  */
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { Tool, ToolAnnotations } from "./tool.ts";
+import { chunkToolOf, withList } from "./list.ts";
 import { canonicalSmilesTool } from "./canonical_smiles.ts";
 import { ecfp4Tool } from "./ecfp4.ts";
 import { parseSmilesTool } from "./parse_smiles.ts";
@@ -37,8 +38,8 @@ export interface ToolDescriptor {
   readonly annotations: ToolAnnotations;
 }
 
-/** Every tool this release serves, in the order `tools/list` shows them. */
-export const TOOLS: readonly Tool[] = [
+/** Every tool this release serves, in the order `tools/list` shows them, with its list form where it has one. */
+export const TOOLS: readonly Tool[] = ([
   nameToSmilesTool,
   parseSmilesTool,
   canonicalSmilesTool,
@@ -59,7 +60,13 @@ export const TOOLS: readonly Tool[] = [
   moljsonToSmilesTool,
   representationRouterTool,
   moleculeContextPackTool,
-] as unknown as readonly Tool[];
+] as unknown as readonly Tool[]).map(withList);
+
+/** What a tool worker serves: every tool, and the chunk runners of the list forms. */
+export const WORKER_TOOLS: readonly Tool[] = [
+  ...TOOLS,
+  ...TOOLS.flatMap((tool) => chunkToolOf(tool) ?? []),
+];
 
 /**
  * Converts a valibot schema to JSON Schema 2020-12 (self-contained: no `$ref` leaves the document). The
@@ -74,6 +81,25 @@ export function jsonSchemaOf(schema: Tool["input"], typeMode: "input" | "output"
     errorMode: "ignore",
   }) as Record<string, unknown>;
   return rest;
+}
+
+/**
+ * A tool's published `inputSchema`. With a list form, the molecule and `smiles_list` are each optional (the
+ * server requires exactly one). JSON Schema could say so with a top-level `oneOf`, but several model APIs refuse
+ * `oneOf`/`anyOf` at the top of a tool's input schema (docs/decisions.md, "Lists of molecules").
+ */
+function inputSchemaOf(tool: Tool): Record<string, unknown> {
+  const { required, ...schema } = jsonSchemaOf(tool.input, "input") as { required?: string[] };
+  return required?.length ? { ...schema, required } : schema;
+}
+
+/**
+ * A tool's published `outputSchema`. A list form's answer is one of two objects (`anyOf`); MCP wants an object
+ * schema at the root, so `type: "object"` is said there as well.
+ */
+function outputSchemaOf(tool: Tool): Record<string, unknown> {
+  const schema = jsonSchemaOf(tool.output, "output");
+  return tool.list ? { type: "object", ...schema } : schema;
 }
 
 /**
@@ -102,8 +128,8 @@ export class ToolRegistry {
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: jsonSchemaOf(tool.input, "input"),
-      outputSchema: jsonSchemaOf(tool.output, "output"),
+      inputSchema: inputSchemaOf(tool),
+      outputSchema: outputSchemaOf(tool),
       annotations: tool.annotations,
     }));
   }

@@ -13,7 +13,7 @@ export const representationRouterTool = defineTool({
     "Pick the text representation that suits a task, by fixed documented rules (a heuristic), and return " +
     "the molecule in it. task_kind decides first: atom_edit, reaction_mapping, stereo_review → MolJSON; " +
     "identity_dedup, database_lookup → InChI; xml_pipeline → CML; compact_prompt, generation → canonical " +
-    "SMILES. Otherwise keywords in task decide (default SMILES): task 'deduplicate my library' gives InChI. " +
+    "SMILES. Otherwise keywords in task decide (default SMILES). " +
     "Errors: INVALID_SMILES, MOLECULE_TOO_LARGE " +
     `(> ${MAX_HEAVY_ATOMS} heavy atoms), UNSUPPORTED_MOLECULE (no InChI possible).`,
   input: v.strictObject({
@@ -47,6 +47,7 @@ export const representationRouterTool = defineTool({
     matched: v.pipe(v.nullable(v.string()), v.description("Text of the task that triggered a keyword rule.")),
     heuristic: v.pipe(v.literal(true), v.description("Always true: documented rules, not a benchmark.")),
   }),
+  list: { cap: 100 },
   run: ({ smiles, task, task_kind }) => ({
     smiles,
     ...chooseRepresentation({ smiles, task, task_kind }),

@@ -46,7 +46,7 @@ export const retrosynthesisTool = defineTool({
     "One-step retrosynthetic disconnections: each bond matching RDKit's BRICS rules (Degen et al. 2008 " +
     "plus RDKit's additions) is cut on its own into two fragments with [n*] attachment dummies, ranked by " +
     "the larger fragment SA score (Ertl & Schuffenhauer 2009), easiest first. A heuristic, not a validated " +
-    "route. Example: {smiles: 'CC(=O)Nc1ccc(O)cc1'}. Errors: INVALID_SMILES, MOLECULE_TOO_LARGE (> " +
+    "route. Errors: INVALID_SMILES, MOLECULE_TOO_LARGE (> " +
     `${BRICS_MAX_HEAVY_ATOMS} heavy atoms); no BRICS bond gives an empty list.`,
   input: v.strictObject({
     smiles: smilesArg(),
@@ -103,6 +103,7 @@ export const retrosynthesisTool = defineTool({
     ),
     method: v.pipe(v.string(), v.description("Method and references.")),
   }),
+  list: { cap: 50 },
   run: async ({ smiles, max_results }) => {
     await loadSaFragmentTable();
     const result = bricsDisconnections(smiles, (s) => saScore(s).score);

@@ -63,6 +63,7 @@ export const saScoreTool = defineTool({
     ),
     method: v.pipe(v.string(), v.description("Method and reference.")),
   }),
+  list: { cap: 1000, columns: ["sa_score", "synthesizable"] },
   run: async ({ smiles }) => {
     await loadSaFragmentTable();
     const s = saScore(smiles);

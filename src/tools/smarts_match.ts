@@ -14,10 +14,10 @@ export const smartsMatchTool = defineTool({
   title: "SMARTS substructure search",
   annotations: LOCAL_COMPUTATION,
   description:
-    "Search a molecule for a SMARTS pattern (RDKit): whether it matches, the unique match count and each " +
-    "match's atom indices (0-based, SMILES order) in SMARTS atom order. Runs in a worker with a time limit. " +
-    "For the PAINS or Brenk alert sets use pains_check or brenk_check. Example: {smiles: 'OC(=O)c1ccccc1O', " +
-    "smarts: 'C(=O)[OH]'}. Errors: INVALID_SMILES, INVALID_SMARTS, COMPUTATION_TIMEOUT.",
+    "Search a molecule (or each of smiles_list) for a SMARTS pattern (RDKit): whether it matches, the unique " +
+    "match count and each match's atom indices (0-based, SMILES order) in SMARTS atom order; time-limited. For " +
+    "PAINS or Brenk alerts use pains_check or brenk_check. Errors: INVALID_SMILES, INVALID_SMARTS, " +
+    "COMPUTATION_TIMEOUT.",
   input: v.strictObject({
     smiles: smilesArg(),
     smarts: v.pipe(v.string(), v.minLength(1), v.maxLength(5000), v.description("SMARTS pattern.")),
@@ -53,6 +53,7 @@ export const smartsMatchTool = defineTool({
     ),
     truncated: v.pipe(v.boolean(), v.description("True when the search stopped at max_matches.")),
   }),
+  list: { cap: 1000, columns: ["matched", "match_count", "truncated"] },
   isolation: { deadlineMs: ({ timeout_seconds }) => timeout_seconds * 1000 },
   run: ({ smiles, smarts, max_matches }) => ({ smiles, smarts, ...smartsMatch(smiles, smarts, max_matches) }),
 });

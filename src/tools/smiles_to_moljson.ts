@@ -11,9 +11,9 @@ export const smilesToMoljsonTool = defineTool({
   annotations: LOCAL_COMPUTATION,
   description:
     `SMILES to MolJSON v${MOLJSON_VERSION}, an explicit JSON graph: atoms (element, charge, isotope, ` +
-    "hydrogens, radicals, aromatic, chirality as a CW/CCW winding around named neighbours) and bonds (order " +
-    "1/2/3/1.5, cis/trans), indexed in SMILES order. Use it to address or edit single atoms or bonds; " +
-    "moljson_to_smiles converts back. About 190 characters per atom. Errors: INVALID_SMILES, " +
+    "hydrogens, radicals, aromatic, chirality as a CW/CCW winding around named neighbours) and bonds (order, " +
+    "cis/trans) in SMILES order, fields at their default left out. To address or edit single atoms or bonds; " +
+    "moljson_to_smiles converts back. About 90 characters per atom. Errors: INVALID_SMILES, " +
     `MOLECULE_TOO_LARGE (> ${MAX_HEAVY_ATOMS} heavy atoms), UNSUPPORTED_MOLECULE.`,
   input: v.strictObject({
     smiles: smilesArg(),
@@ -25,6 +25,7 @@ export const smilesToMoljsonTool = defineTool({
     bond_count: count("Bonds in the MolJSON."),
     moljson: MolJsonSchema,
   }),
+  list: { cap: 50 },
   run: ({ smiles }) => {
     const moljson = toMolJson(smiles);
     return {

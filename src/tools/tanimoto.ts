@@ -8,10 +8,9 @@ export const tanimotoTool = defineTool({
   name: "tanimoto",
   title: "Tanimoto similarity",
   annotations: LOCAL_COMPUTATION,
-  description: "Tanimoto similarity (0–1) of two molecules on ECFP4 (RDKit " +
-    "Morgan radius 2, 2048 bits), with the bit counts; above about 0.4 suggests related chemotypes. For a " +
-    "shared scaffold use find_mcs. Example: {smiles_a: 'CCO', smiles_b: 'CCN'}. Error: INVALID_SMILES " +
-    "(names the SMILES).",
+  description: "Tanimoto similarity (0–1) on ECFP4 (RDKit Morgan radius 2, 2048 bits) of smiles_a to " +
+    "smiles_b, or to each of smiles_list (a similarity search: threshold and top_k keep the best, ranked); " +
+    "above about 0.4 suggests related chemotypes. For a shared scaffold use find_mcs. Error: INVALID_SMILES.",
   input: v.strictObject({
     smiles_a: smilesArg("First molecule as SMILES."),
     smiles_b: smilesArg("Second molecule as SMILES."),
@@ -25,6 +24,13 @@ export const tanimotoTool = defineTool({
     bits_b: count("Bits set in the second fingerprint."),
     method: v.pipe(v.string(), v.description("Fingerprint definition and reference.")),
   }),
+  list: {
+    cap: 1000,
+    item: "smiles_b",
+    columns: ["similarity", "common_bits", "bits_b"],
+    shared: ["bits_a"],
+    rank: "similarity",
+  },
   run: ({ smiles_a, smiles_b }) => ({
     smiles_a,
     smiles_b,

@@ -71,8 +71,30 @@ export interface Tool<I extends ObjectSchema = ObjectSchema, O extends ObjectSch
    * worker and is stopped after `deadlineMs(args)` (see src/tools/isolation.ts).
    */
   readonly isolation?: { readonly deadlineMs: (args: v.InferOutput<I>) => number };
+  /** Set for tools that also take `smiles_list` in place of their one molecule (src/tools/list.ts). */
+  readonly list?: ListSpec;
   /** Computes the result; throws `ChemError` for chemistry-domain failures. */
   readonly run: (args: v.InferOutput<I>) => v.InferInput<O> | Promise<v.InferInput<O>>;
+}
+
+/**
+ * What a tool says about its list form; everything else (schemas, fan-out, order, per-item errors, the compact
+ * answer) is built once in src/tools/list.ts.
+ */
+export interface ListSpec {
+  /** Most molecules one call may carry, set by what one item costs in time and in characters. */
+  readonly cap: number;
+  /** The argument `smiles_list` stands in for (default `smiles`). */
+  readonly item?: string;
+  /**
+   * Paths (dot-separated; through an array they collect one value per element) of the single result that each
+   * list item keeps, as one row of values; without columns each item is the single result minus what is shared.
+   */
+  readonly columns?: readonly string[];
+  /** Top-level result fields equal for every item besides `method`, literals and echoed arguments. */
+  readonly shared?: readonly string[];
+  /** A numeric column `threshold` and `top_k` rank by (best first, each row with its list position). */
+  readonly rank?: string;
 }
 
 /** Identity helper that lets TypeScript infer a tool's argument and result types from its schemas. */

@@ -21,6 +21,7 @@ import { startLookupStub } from "../helpers/lookup_stub.ts";
 import { schemaErrors } from "../helpers/schema.ts";
 import { TOOLS } from "../../src/tools/registry.ts";
 import { toolRegistry } from "../../src/create_server.ts";
+import { DRUGS50 } from "../data/drugs50.ts";
 
 process.env.CHEM_MCP_NAME_LOOKUP_URL = await startLookupStub();
 const [command, args] = serverCommand();
@@ -127,6 +128,46 @@ test("SDK v1 client (legacy dialect): initialize, list and call every tool", asy
       client.callTool({ name: "parse_smiles", arguments: { smiles: "C1CC" } }),
       (e: { code?: number }) => e.code === -32000,
     );
+  } finally {
+    await client.close();
+  }
+});
+
+test("SDK v2 client: list calls through the worker pool, in input order, with a failed item in its place", async () => {
+  const client = new Client({ name: "chem-mcp-e2e", version: "1.0.0" }, {
+    versionNegotiation: { mode: { pin: "2026-07-28" } },
+  });
+  await client.connect(
+    new StdioClientTransport({
+      command,
+      args,
+      env: { ...env, CHEM_MCP_WORKERS: "2" },
+      ...(cwd ? { cwd } : {}),
+    }),
+  );
+  try {
+    const { tools } = await client.listTools();
+    const schemas = new Map(tools.map((t) => [t.name, t.outputSchema as Record<string, unknown>]));
+    const drugs = DRUGS50.slice(0, 30);
+    const list = [...drugs.map((d) => d.smiles), "C1CC"];
+    const result = await client.callTool({ name: "calc_properties", arguments: { smiles_list: list } });
+    assert.notEqual(result.isError, true);
+    assert.deepEqual(schemaErrors(schemas.get("calc_properties")!, result.structuredContent), []);
+    const out = result.structuredContent as { summary: string; columns: string[]; results: unknown[] };
+    assert.equal(out.summary, "31 molecules: 30 answered, 1 failed (indices 30).");
+    const mw = out.columns.indexOf("molecular_weight");
+    for (const [i, drug] of drugs.entries()) {
+      assert.ok(Math.abs((out.results[i] as number[])[mw]! - drug.mw) < 0.01, drug.name);
+    }
+    assert.equal((out.results[30] as { error: { code: string } }).error.code, "INVALID_SMILES");
+    const search = await client.callTool({
+      name: "tanimoto",
+      arguments: { smiles_a: drugs[0]!.smiles, smiles_list: list, top_k: 3 },
+    });
+    assert.deepEqual(schemaErrors(schemas.get("tanimoto")!, search.structuredContent), []);
+    const ranked = (search.structuredContent as { results: unknown[] }).results.filter(Array.isArray);
+    assert.deepEqual(ranked.map((row) => row[0]), [0, ...ranked.slice(1).map((row) => row[0])]);
+    assert.equal(ranked.length, 3);
   } finally {
     await client.close();
   }

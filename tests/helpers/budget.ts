@@ -8,6 +8,7 @@ import { toMolJson } from "../../src/chem/moljson.ts";
 import { createServer } from "../../src/create_server.ts";
 import type { Connection } from "../../src/protocol/server.ts";
 import { DRUGS50 } from "../data/drugs50.ts";
+import { MOLJSON_SET } from "../data/moljson_set.ts";
 import { modern, send } from "./protocol.ts";
 
 /** Atorvastatin, the molecule the budgets are stated for. */
@@ -47,9 +48,63 @@ export const DEFAULT_RESULT_BUDGET = 1_200;
 /** Tools whose results carry one entry per atom (coordinates, the atom graph): measured per atom, no budget. */
 export const PER_ATOM_TOOLS: readonly string[] = ["generate_3d", "smiles_to_moljson"];
 /** Context pack budgets for atorvastatin, per format. */
-export const PACK_BUDGETS = { json: 16_000, markdown: 10_000, prompt: 6_000 } as const;
-/** `tools/list` budgets: the model-facing part and the whole result. */
-export const LIST_BUDGETS = { modelFacing: 20_000, whole: 60_000 } as const;
+export const PACK_BUDGETS = { json: 8_000, markdown: 10_000, prompt: 6_000 } as const;
+/** representation_router's MolJSON route for atorvastatin (issue 24). */
+export const ROUTER_MOLJSON_BUDGET = 5_000;
+/**
+ * `tools/list` budgets: the model-facing part and the whole result. The whole result grew from 60,000 to 80,000
+ * when 17 output schemas came to describe the list answer beside the single one (docs/decisions.md, "Lists of
+ * molecules"); output schemas are for clients' validators, not passed to the model.
+ */
+export const LIST_BUDGETS = { modelFacing: 20_000, whole: 80_000 } as const;
+
+/** A list call's text at most this fraction of the text of single calls of the same molecules (issue 24). */
+export const LIST_BUDGET_RATIO = 0.25;
+
+/** 100 drug-like molecules: the drug set, then the MolJSON set's molecules not in it. */
+export const HUNDRED_MOLECULES: readonly string[] = [
+  ...new Set([...DRUGS50.map((d) => d.smiles), ...MOLJSON_SET.map((m) => m.smiles)]),
+].slice(0, 100);
+
+/**
+ * The tools whose list answer is rows of summary values, with the arguments besides the molecules; the others
+ * (canonical_smiles' and ecfp4's one SMILES or 512 hex digits per molecule, MolJSON, XYZ, disconnections, representations, the context pack) carry per-molecule
+ * payloads that are the answer itself, and are measured without a budget (bench/tokens.ts).
+ */
+export const LIST_BUDGET_TOOLS: Readonly<Record<string, Record<string, unknown>>> = {
+  parse_smiles: {},
+  tanimoto: { smiles_a: "CC(=O)Oc1ccccc1C(=O)O" },
+  smarts_match: { smarts: "[#6]=,:[#8,#7]" },
+  calc_properties: {},
+  lipinski_check: {},
+  sa_score: {},
+  pains_check: {},
+  brenk_check: {},
+  admet_profile: {},
+  boiled_egg: {},
+};
+
+/** Characters of one list call over `molecules` and of the single calls of the same molecules (successes). */
+export async function listAndSingles(
+  conn: Connection,
+  tool: string,
+  args: Record<string, unknown>,
+  molecules: readonly string[],
+): Promise<{ list: number; singles: number; failed: number }> {
+  const item = tool === "tanimoto" ? "smiles_b" : "smiles";
+  const list = await resultText(conn, { tool, label: "list", args: { ...args, smiles_list: molecules } });
+  let singles = 0;
+  let failed = 0;
+  for (const smiles of molecules) {
+    const reply = await send(
+      conn,
+      modern("tools/call", { name: tool, arguments: { ...args, [item]: smiles } }),
+    );
+    if (reply?.result?.isError) failed++;
+    singles += reply?.result?.content?.[0]?.text.length ?? 0;
+  }
+  return { list: list.length, singles, failed };
+}
 
 /** One tool call made for the measurements. */
 export interface Call {

@@ -10,7 +10,7 @@ import { type ComparisonSuite, readFixture, validationSet } from "./comparison.t
 import { type Pair, rowBuilder } from "./rows.ts";
 import { attempt, type KnownDifference, VALENCE_REFUSED } from "./known.ts";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
-import { ELEMENTS } from "../../src/chem/moljson.ts";
+import { ELEMENTS, type MolJson, resolveMolJson } from "../../src/chem/moljson.ts";
 import { smilesToMoljsonTool } from "../../src/tools/smiles_to_moljson.ts";
 
 /** One molecule of moljson.json; `[index, value]` lists hold the non-zero entries only. */
@@ -27,10 +27,9 @@ export interface MolJsonRecord {
   readonly ez: readonly number[];
 }
 
-type MolJson = Awaited<ReturnType<typeof smilesToMoljsonTool.run>>["moljson"];
-
-/** The same fields read from a MolJSON document. */
-function fields(doc: MolJson): Omit<MolJsonRecord, "id"> {
+/** The same fields read from a MolJSON document, with the fields it leaves out at their defaults. */
+function fields(written: MolJson): Omit<MolJsonRecord, "id"> {
+  const doc = resolveMolJson(written);
   const nonzero = (values: number[]) => values.flatMap((v, i) => (v ? [[i, v] as const] : []));
   return {
     z: doc.atoms.map((a) => ELEMENTS.indexOf(a.element)),

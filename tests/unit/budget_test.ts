@@ -12,12 +12,17 @@ import {
   callsFor,
   connection,
   DEFAULT_RESULT_BUDGET,
+  HUNDRED_MOLECULES,
+  LIST_BUDGET_RATIO,
+  LIST_BUDGET_TOOLS,
   LIST_BUDGETS,
+  listAndSingles,
   PACK_BUDGETS,
   PER_ATOM_TOOLS,
   repeatedContent,
   RESULT_BUDGETS,
   resultText,
+  ROUTER_MOLJSON_BUDGET,
   toolsListText,
   useLocalNameLookup,
 } from "../helpers/budget.ts";
@@ -27,7 +32,7 @@ await loadTestRDKit();
 after(useLocalNameLookup());
 const conn = connection();
 
-test("tools/list: the model-facing part ≤ 20,000 characters and the whole result ≤ 60,000", async () => {
+test("tools/list: the model-facing part ≤ 20,000 characters and the whole result ≤ 80,000", async () => {
   const list = await toolsListText(conn);
   assert.ok(
     list.modelFacing.length <= LIST_BUDGETS.modelFacing,
@@ -60,7 +65,7 @@ test("every tool's result for ten drugs is within its budget, with nothing repea
   assert.deepEqual(over, []);
 });
 
-test("molecule_context_pack for atorvastatin: json ≤ 16,000, markdown ≤ 10,000, prompt ≤ 6,000 characters", async () => {
+test("molecule_context_pack for atorvastatin: json ≤ 8,000, markdown ≤ 10,000, prompt ≤ 6,000 characters", async () => {
   for (const format of ["json", "markdown", "prompt"] as const) {
     const text = await resultText(conn, {
       tool: "molecule_context_pack",
@@ -77,4 +82,24 @@ test("the repeat finder finds a section rendered beside its object, and a refere
   const endpoint = { reference: "Gleeson, J. Med. Chem. 2008, 51, 817–834", prediction: "x" };
   assert.equal(repeatedContent({ herg: endpoint, ppb: { ...endpoint, prediction: "y" } }).length, 1);
   assert.deepEqual(repeatedContent({ smiles: ATORVASTATIN, canonical_smiles: ATORVASTATIN }), []);
+});
+
+test("a list call of 100 molecules costs at most a quarter of the characters of 100 single calls", async () => {
+  const over: string[] = [];
+  for (const [tool, args] of Object.entries(LIST_BUDGET_TOOLS)) {
+    const { list, singles, failed } = await listAndSingles(conn, tool, args, HUNDRED_MOLECULES);
+    assert.equal(failed, 0, `${tool}: every molecule of the set is answered`);
+    if (list > LIST_BUDGET_RATIO * singles) over.push(`${tool}: ${list} > ${LIST_BUDGET_RATIO} × ${singles}`);
+  }
+  assert.deepEqual(over, []);
+});
+
+test("representation_router's MolJSON route for atorvastatin ≤ 5,000 characters", async () => {
+  const text = await resultText(conn, {
+    tool: "representation_router",
+    label: "atom_edit",
+    args: { smiles: ATORVASTATIN, task_kind: "atom_edit" },
+  });
+  assert.equal(JSON.parse(text).representation, "moljson");
+  assert.ok(text.length <= ROUTER_MOLJSON_BUDGET, `${text.length} characters`);
 });

@@ -12,6 +12,7 @@ import {
   type MolJson,
   moljsonJsonSchema,
   MolJsonSchema,
+  resolveMolJson,
   toMolJson,
 } from "../../src/chem/moljson.ts";
 import { canonicalSmiles } from "../../src/chem/identity.ts";
@@ -43,7 +44,8 @@ test("MolJSON of L-alanine: atoms, H counts, chirality around named neighbours, 
   assert.equal(doc.format, "moljson");
   assert.equal(doc.version, 1);
   assert.deepEqual(doc.atoms.map((a) => a.element), ["N", "C", "C", "C", "O", "O"]);
-  assert.deepEqual(doc.atoms.map((a) => a.hydrogens), [2, 1, 3, 0, 0, 1]);
+  // Fields at their default are left out: the carbonyl C and O carry no hydrogens field.
+  assert.deepEqual(doc.atoms.map((a) => a.hydrogens), [2, 1, 3, undefined, undefined, 1]);
   const centre = doc.atoms[1]?.chirality;
   assert.ok(centre);
   // SMILES N[C@@H](C)C: seen from N, (H, CH3, COOH) clockwise. Any listing of the neighbours must encode that.
@@ -52,15 +54,35 @@ test("MolJSON of L-alanine: atoms, H counts, chirality around named neighbours, 
   const even = isEvenPermutation(smilesOrder, order);
   assert.equal(centre.winding, even ? "CW" : "CCW");
   assert.equal(centre.cip, "S");
-  assert.deepEqual(doc.bonds.map((b) => [b.begin, b.end, b.order]), [[0, 1, 1], [1, 2, 1], [1, 3, 1], [
-    3,
-    4,
-    2,
-  ], [
-    3,
-    5,
-    1,
-  ]]);
+  assert.deepEqual(doc.bonds, [
+    { begin: 0, end: 1 },
+    { begin: 1, end: 2 },
+    { begin: 1, end: 3 },
+    { begin: 3, end: 4, order: 2 },
+    { begin: 3, end: 5 },
+  ]);
+  assert.deepEqual(doc.atoms[0], { index: 0, element: "N", hydrogens: 2 });
+  const full = resolveMolJson(doc);
+  assert.deepEqual(full.atoms[0], {
+    index: 0,
+    element: "N",
+    charge: 0,
+    isotope: null,
+    hydrogens: 2,
+    radical_electrons: 0,
+    aromatic: false,
+    chirality: null,
+  });
+  assert.deepEqual(full.bonds[3], { index: 3, begin: 3, end: 4, order: 2, stereo: null });
+});
+
+test("moljson_to_smiles reads the lean and the fully written form alike", () => {
+  for (const smiles of ["N[C@@H](C)C(=O)O", "[O-][N+](=O)c1ccccc1", "[13CH3]/C=C/C", "[CH3]"]) {
+    const lean = toMolJson(smiles);
+    const full = resolveMolJson(lean);
+    assert.equal(fromMolJson(structuredClone(full)).smiles, fromMolJson(clone(lean)).smiles, smiles);
+    assert.ok(JSON.stringify(lean).length < JSON.stringify(full).length, smiles);
+  }
 });
 
 test("aromatic bonds are 1.5 with aromatic atoms; charges, isotopes and E/Z are explicit", () => {
@@ -68,9 +90,9 @@ test("aromatic bonds are 1.5 with aromatic atoms; charges, isotopes and E/Z are 
   assert.ok(benzene.bonds.every((b) => b.order === 1.5));
   assert.ok(benzene.atoms.every((a) => a.aromatic && a.hydrogens === 1));
   const nitro = toMolJson("[O-][N+](=O)C");
-  assert.deepEqual(nitro.atoms.map((a) => a.charge), [-1, 1, 0, 0]);
+  assert.deepEqual(nitro.atoms.map((a) => a.charge), [-1, 1, undefined, undefined]);
   assert.equal(toMolJson("[13CH4]").atoms[0]?.isotope, 13);
-  assert.equal(toMolJson("C").atoms[0]?.isotope, null);
+  assert.equal("isotope" in toMolJson("C").atoms[0]!, false);
   const butene = toMolJson("C/C=C/C");
   assert.deepEqual(butene.bonds[1]?.stereo, { configuration: "trans", atoms: [0, 3] });
   assert.deepEqual(toMolJson("C/C=C\\C").bonds[1]?.stereo, { configuration: "cis", atoms: [0, 3] });
