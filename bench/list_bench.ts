@@ -12,13 +12,13 @@
  * Run: npx deno run -A bench/list_bench.ts [--rounds 3] [--sections speed,latency]
  */
 import process from "node:process";
-import { LineClient, startServer, stopGroup } from "../tests/helpers/process.ts";
+import { LineClient, startServer, stopGroup, treeUsage } from "../tests/helpers/process.ts";
 import { modern } from "../tests/helpers/protocol.ts";
 import { loadTestRDKit } from "../tests/helpers/rdkit.ts";
 import { HUNDRED_MOLECULES } from "../tests/helpers/budget.ts";
 import { calcPropertiesTool } from "../src/tools/calc_properties.ts";
 import { loadPrevious } from "./previous.ts";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 
 /** The stored figures, so a run of one section keeps the other's. */
 function loadPreviousFigures(): Record<string, number> {
@@ -47,32 +47,6 @@ interface Server {
   stop(): Promise<void>;
 }
 
-/**
- * utime + stime of a process and its descendants (Deno's tool workers are child processes), from /proc, ms
- * (clock ticks of 10 ms); NaN where there is no /proc.
- */
-function processCpuMs(pid: number): number {
-  if (!existsSync(`/proc/${pid}/stat`)) return NaN;
-  const stats = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((name) => {
-    try {
-      const fields = readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]!.split(" ");
-      return [{
-        pid: Number(name),
-        ppid: Number(fields[1]),
-        ms: (Number(fields[11]) + Number(fields[12])) * 10,
-      }];
-    } catch {
-      return []; // ended meanwhile
-    }
-  });
-  const tree = new Set([pid]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const s of stats) if (tree.has(s.ppid) && !tree.has(s.pid)) grew = tree.add(s.pid) !== undefined;
-  }
-  return stats.filter((s) => tree.has(s.pid)).reduce((sum, s) => sum + s.ms, 0);
-}
-
 /** A timed measurement: wall time and CPU time, ms. */
 interface Sample {
   readonly wall: number;
@@ -89,7 +63,7 @@ async function server(workers: number): Promise<Server> {
   );
   // One list call first, so every worker has run the chunk path once.
   await call(client, "calc_properties", { smiles_list: MOLECULES.slice(0, 200) });
-  return { client, cpu: () => processCpuMs(child.pid!), stop: () => stopGroup(child) };
+  return { client, cpu: () => treeUsage(child.pid!).cpuMs, stop: () => stopGroup(child) };
 }
 
 let nextId = 1;

@@ -21,13 +21,14 @@
  * Run: deno run -A bench/siege_bench.ts [--runtimes deno,node,sea] [--seconds 180]
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import process from "node:process";
 import { mcpHeaders, post } from "../tests/helpers/http.ts";
 import { honestRequest, toolCall } from "../tests/helpers/attack.ts";
 import { REMOTE_SECRET, startHostileLookup } from "../tests/helpers/lookup_stub.ts";
 import { RUNAWAY_MOLECULE, RUNAWAY_SMARTS } from "../tests/data/runaway.ts";
+import { treeUsage } from "../tests/helpers/process.ts";
 import { loadPrevious } from "./previous.ts";
 
 function option(name: string, fallback: string): string {
@@ -66,29 +67,9 @@ function startServer(runtime: string, lookupTemplate: string): Promise<Server> {
   });
 }
 
-/** Resident memory of a process and all its descendants (Deno's tool workers are processes), MiB. */
+/** Resident memory of the server and its descendants (Deno's tool workers are processes), MiB. */
 function rssMiB(pid: number): number {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  let kib = 0;
-  const visit = (p: number) => {
-    try {
-      kib += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
-    } catch {
-      return;
-    }
-    for (const child of children.get(p) ?? []) visit(child);
-  };
-  visit(pid);
-  return kib / 1024;
+  return treeUsage(pid).rssKiB / 1024;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

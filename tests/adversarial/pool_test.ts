@@ -4,9 +4,9 @@
 // may leave damage for the next one. Runs under Deno, Node, and (through CHEM_MCP_SERVER_CMD) the built artefacts.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { connect } from "node:net";
-import { LineClient, startServer } from "../helpers/process.ts";
+import { LineClient, startServer, treeUsage } from "../helpers/process.ts";
 import { mcpHeaders, post, rawRequest, startHttpServer } from "../helpers/http.ts";
 import { toolCall } from "../helpers/attack.ts";
 import { TOOL_EXAMPLES } from "../helpers/examples.ts";
@@ -136,43 +136,14 @@ test("recursive SMARTS nested 200 and 600 deep: INVALID_SMARTS naming the limit;
   }
 });
 
-/** CPU ticks (1/100 s) used so far by a process and all its descendants, and their resident memory, KiB. */
-function treeUsage(pid: number): { ticks: number; rssKiB: number } {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  let ticks = 0;
-  let rssKiB = 0;
-  const visit = (p: number) => {
-    try {
-      const fields = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
-      rssKiB += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
-    } catch {
-      return;
-    }
-    for (const child of children.get(p) ?? []) visit(child);
-  };
-  visit(pid);
-  return { ticks, rssKiB };
-}
-
 /** Waits until the process tree uses under a tenth of a core over one second (start-up and warm-up included). */
 async function idle(pid: number, withinMs: number): Promise<boolean> {
   const end = Date.now() + withinMs;
-  let before = treeUsage(pid).ticks;
+  let before = treeUsage(pid).cpuMs;
   while (Date.now() < end) {
     await new Promise((r) => setTimeout(r, 1000));
-    const now = treeUsage(pid).ticks;
-    if (now - before < 10) return true;
+    const now = treeUsage(pid).cpuMs;
+    if (now - before < 100) return true;
     before = now;
   }
   return false;

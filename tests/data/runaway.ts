@@ -7,19 +7,22 @@
 
 /**
  * SMILES of the perhydro-polyacene with `rings` linearly fused cyclohexane rings (4 × rings + 2 carbons): a
- * bipartite graph, so it has no odd ring at all.
+ * bipartite graph, so it has no odd ring at all. With `stereo`, every ring-fusion carbon is a specified
+ * stereocentre.
  *
  * @example
  * ```ts
  * perhydroPolyacene(2); // "C1CCC2CCCCC2C1", decalin
+ * perhydroPolyacene(2, true); // "C1CC[C@H]2CCCC[C@H]2C1"
  * ```
  */
-export function perhydroPolyacene(rings: number): string {
+export function perhydroPolyacene(rings: number, stereo = false): string {
   const label = (k: number) => (k < 10 ? String(k) : `%${k}`);
-  let smiles = "C1CCC2";
-  for (let k = 3; k <= rings; k++) smiles += "CC" + label(k);
-  smiles += "CCCCC" + label(rings);
-  for (let k = rings - 1; k >= 2; k--) smiles += "CC" + label(k);
+  const [down, up] = stereo ? ["[C@H]", "[C@@H]"] : ["C", "C"];
+  let smiles = `C1CC${down}2`;
+  for (let k = 3; k <= rings; k++) smiles += `C${up}` + label(k);
+  smiles += `CCCC${down}` + label(rings);
+  for (let k = rings - 1; k >= 2; k--) smiles += `C${down}` + label(k);
   return smiles + "C1";
 }
 

@@ -5,7 +5,7 @@
  * sets its working directory (e.g. one with no node_modules).
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
@@ -179,4 +179,41 @@ export class LineClient {
       this.#child.stdin.end();
     });
   }
+}
+
+/** CPU time and resident memory of a process and all its descendants (Deno's tool workers are processes). */
+export interface TreeUsage {
+  /** CPU time used so far, ms (user and system, clock ticks of 10 ms). */
+  readonly cpuMs: number;
+  /** Resident memory now, KiB. */
+  readonly rssKiB: number;
+}
+
+/** {@link TreeUsage} of `pid` and its descendants, from Linux /proc; NaN for both where there is no /proc. */
+export function treeUsage(pid: number): TreeUsage {
+  if (!existsSync(`/proc/${pid}/stat`)) return { cpuMs: NaN, rssKiB: NaN };
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  let cpuMs = 0;
+  let rssKiB = 0;
+  const visit = (p: number) => {
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" ");
+      cpuMs += (Number(fields[11]) + Number(fields[12])) * 10;
+      rssKiB += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      return;
+    }
+    for (const child of children.get(p) ?? []) visit(child);
+  };
+  visit(pid);
+  return { cpuMs, rssKiB };
 }
