@@ -89,9 +89,13 @@ async function nodeTests(
   return junitOutcome(title, report, code);
 }
 
-/** End-to-end and adversarial suites that start the server as a process, so they can target any artefact. */
-function e2ePaths(): string[] {
-  return ["dist/tests/e2e/", "dist/tests/adversarial/"].filter((dir) =>
+/**
+ * End-to-end suites that start the server as a process, so they can target any artefact; with `adversarial`,
+ * the attack suites too. Those run under Deno, Node and the single executable, not again for the npm tarball,
+ * which runs the same Node build as the Node suite.
+ */
+function e2ePaths(adversarial = true): string[] {
+  return ["dist/tests/e2e/", ...(adversarial ? ["dist/tests/adversarial/"] : [])].filter((dir) =>
     existsSync(dir) && readdirSync(dir).length > 0
   );
 }
@@ -169,7 +173,7 @@ async function npmPackageTests(): Promise<Outcome> {
     `${dir}/${tarball}`,
   ]);
   if (installed.failed) return installed;
-  return nodeTests("e2e against `npx chem-mcp` from the installed tarball", e2ePaths(), {
+  return nodeTests("e2e against `npx chem-mcp` from the installed tarball", e2ePaths(false), {
     CHEM_MCP_SERVER_CMD: JSON.stringify(["npx", "--no-install", "chem-mcp"]),
     CHEM_MCP_SERVER_CWD: dir,
   });
