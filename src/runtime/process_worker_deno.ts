@@ -10,6 +10,8 @@
  * @module
  */
 import type { WorkerHandle, WorkerReply, WorkerRequest } from "../tools/isolation.ts";
+import { MAX_REQUEST_BYTES } from "../protocol/jsonrpc.ts";
+import { LineSplitter } from "../transport/lines.ts";
 import rdkitWasm from "./rdkit_wasm_deno.js";
 import { yieldCoresToProtocolThread } from "./worker_priority.ts";
 
@@ -51,7 +53,7 @@ export function spawnProcessWorker(): WorkerHandle {
   const fail = (reason: string) => {
     if (!killed) onFailure(reason);
   };
-  void readLines(child.stdout, (line) => {
+  void readLines(child.stdout, MAX_REPLY_BYTES, (line) => {
     let message: WorkerReply;
     try {
       message = JSON.parse(line) as WorkerReply;
@@ -86,20 +88,31 @@ export function spawnProcessWorker(): WorkerHandle {
   };
 }
 
-/** Calls `onLine` for each newline-terminated line of `stream`. */
-async function readLines(stream: ReadableStream<Uint8Array>, onLine: (line: string) => void): Promise<void> {
-  const decoder = new TextDecoder();
-  let buffer = "";
+/**
+ * Calls `onLine` for each line of `stream`, framed by the stdio transport's splitter. A line over `maxBytes` or
+ * not UTF-8 ends the reading with an error: the other side is broken.
+ */
+async function readLines(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  onLine: (line: string) => void,
+): Promise<void> {
+  const splitter = new LineSplitter(maxBytes);
   for await (const chunk of stream) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let newline: number;
-    while ((newline = buffer.indexOf("\n")) !== -1) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
-      if (line.length > 0) onLine(line);
+    for (const event of splitter.push(chunk)) {
+      if (event.kind !== "line") throw new Error(`a line that is ${event.kind.replace("_", " ")}`);
+      if (event.text.length > 0) onLine(event.text);
     }
   }
 }
+
+/** Largest reply line a worker may write: far above any answer the atom and list caps allow. */
+const MAX_REPLY_BYTES = 64 * 2 ** 20;
+/**
+ * Largest request line a worker accepts: a call carries the arguments of one message (at most
+ * `MAX_REQUEST_BYTES`) in an envelope of its own, so twice that is room enough.
+ */
+const MAX_WORKER_REQUEST_BYTES = 2 * MAX_REQUEST_BYTES;
 
 /**
  * The child's side: serves tool calls from JSON lines on stdin until stdin closes (the parent ended or retired
@@ -119,7 +132,7 @@ export async function serveProcessWorker(): Promise<void> {
     },
     onMessage: (l) => (listener = l),
   });
-  await readLines(Deno.stdin.readable, (line) => {
+  await readLines(Deno.stdin.readable, MAX_WORKER_REQUEST_BYTES, (line) => {
     const message = JSON.parse(line) as { kind: string };
     listener(message.kind === "init" ? { kind: "init", wasm: rdkitWasm } : message as WorkerRequest);
   });
