@@ -273,6 +273,24 @@ export function preview(text: string, max = 80): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
 
+/**
+ * Atoms in the molecule's largest ring of RDKit's ring perception (SSSR), from its JSON ring list; 0 without
+ * rings.
+ *
+ * @example
+ * ```ts
+ * withMol("C1CC1c1ccccc1", largestRing); // 6
+ * ```
+ */
+export function largestRing(mol: Mol): number {
+  const doc = JSON.parse(mol.get_json()) as {
+    molecules?: { extensions?: { name?: string; atomRings?: number[][] }[] }[];
+  };
+  const rings = doc.molecules?.[0]?.extensions?.find((e) => e.name === "rdkitRepresentation")?.atomRings ??
+    [];
+  return rings.reduce((most, ring) => Math.max(most, ring.length), 0);
+}
+
 /** Parses RDKit's JSON descriptor string into numbers keyed by RDKit's descriptor names. */
 export function descriptors(mol: Mol): Record<string, number> {
   return JSON.parse(mol.get_descriptors()) as Record<string, number>;

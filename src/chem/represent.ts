@@ -14,7 +14,7 @@
  */
 import { ChemError } from "../errors.ts";
 import { type MolJson, resolveMolJson, toMolJson } from "./moljson.ts";
-import { type Mol, rdkit, withMol } from "./rdkit.ts";
+import { largestRing, type Mol, rdkit, withMol } from "./rdkit.ts";
 
 /** The CML namespace URI. */
 export const CML_NAMESPACE = "http://www.xml-cml.org/schema";
@@ -38,14 +38,14 @@ export interface Identifiers {
  */
 export const MAX_INCHI_RING = 128;
 
-/** Size of the molecule's largest SSSR ring, from RDKit's JSON ring list (0 when acyclic). */
-function largestRing(mol: Mol): number {
-  const doc = JSON.parse(mol.get_json()) as {
-    molecules?: { extensions?: { name?: string; atomRings?: number[][] }[] }[];
-  };
-  const rings = doc.molecules?.[0]?.extensions?.find((e) => e.name === "rdkitRepresentation")?.atomRings ??
-    [];
-  return rings.reduce((largest, ring) => Math.max(largest, ring.length), 0);
+/**
+ * The size of the molecule's largest SSSR ring when it is over {@link MAX_INCHI_RING}, else 0. Only a molecule of
+ * more atoms than that can hold such a ring, so the ring list (RDKit's JSON) is read for those alone.
+ */
+function ringTooLargeForInchi(mol: Mol): number {
+  if (mol.get_num_atoms() <= MAX_INCHI_RING) return 0;
+  const largest = largestRing(mol);
+  return largest > MAX_INCHI_RING ? largest : 0;
 }
 
 /**
@@ -59,8 +59,8 @@ function largestRing(mol: Mol): number {
  */
 export function inchi(smiles: string): string {
   const text = withMol(smiles, (mol) => {
-    const ring = largestRing(mol);
-    if (ring > MAX_INCHI_RING) {
+    const ring = ringTooLargeForInchi(mol);
+    if (ring > 0) {
       throw new ChemError(
         "UNSUPPORTED_MOLECULE",
         `InChI is not computed for rings of more than ${MAX_INCHI_RING} atoms (this one has ${ring}); use ` +
@@ -131,7 +131,7 @@ export function hillFormula(written: MolJson): string {
  */
 export function identifiers(smiles: string): Identifiers {
   return withMol(smiles, (mol) => {
-    const text = largestRing(mol) > MAX_INCHI_RING ? "" : mol.get_inchi();
+    const text = ringTooLargeForInchi(mol) > 0 ? "" : mol.get_inchi();
     return {
       canonical_smiles: mol.get_smiles(),
       inchi: text,

@@ -322,7 +322,7 @@ export class IsolatedRunner {
     try {
       await slot.ready;
     } catch (error) {
-      return { kind: "died", reason: error instanceof Error ? error.message : String(error) };
+      return { kind: "died", reason: describe(error) };
     }
     const outcome = await new Promise<CallOutcome>((resolve) => {
       const timer = setTimeout(() => resolve({ kind: "timeout" }), deadlineMs);

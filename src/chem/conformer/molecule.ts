@@ -5,7 +5,7 @@
  * @module
  */
 import { ChemError } from "../../errors.ts";
-import { type Mol, withMol } from "../rdkit.ts";
+import { largestRing, type Mol, withMol } from "../rdkit.ts";
 import { graphFromRDKit, type MolGraph } from "./graph.ts";
 
 /** A parsed molecule ready for typing and placement. */
@@ -46,13 +46,6 @@ function readMolecule(mol: Mol): PreparedMolecule {
   const graph = graphFromRDKit(mol);
   while (layout.length < graph.atoms.length) layout.push(null);
   return { graph, layout };
-}
-
-/** Atoms in the largest ring of RDKit's ring perception (0 without rings). */
-function largestRing(mol: Mol): number {
-  const doc = JSON.parse(mol.get_json()) as { molecules: { extensions?: { atomRings?: number[][] }[] }[] };
-  const rings = doc.molecules[0]?.extensions?.flatMap((e) => e.atomRings ?? []) ?? [];
-  return rings.reduce((n, ring) => Math.max(n, ring.length), 0);
 }
 
 /** One [x, y] per atom from the first depictor that gives finite coordinates (CoordGen first when allowed). */
