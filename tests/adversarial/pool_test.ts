@@ -185,7 +185,7 @@ test("a call queued behind runaway searches is answered within 5 s; a search pas
     const runaway = { smiles: RUNAWAY_MOLECULE, smarts: RUNAWAY_SMARTS, timeout_seconds: 8 };
     const searches = [server.call("smarts_match", runaway), server.call("smarts_match", runaway)];
     await new Promise((r) => setTimeout(r, 300));
-    let started = Date.now();
+    const started = Date.now();
     const cheap = structured(
       await server.call("calc_properties", { smiles: "c1ccccc1O" }),
       "behind searches",
@@ -198,7 +198,6 @@ test("a call queued behind runaway searches is answered within 5 s; a search pas
     const busy = answers.map((a) => structured(a, "search")).find((a) => a.code === "SERVER_BUSY")!;
     const details = (busy.structuredContent?.error as { details?: { retry_after_ms?: number } }).details;
     assert.ok((details?.retry_after_ms ?? 0) > 0, "a retry hint");
-    started = Date.now();
     await assertHealthy(server, "the searches");
   } finally {
     await server.close();
