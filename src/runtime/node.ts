@@ -12,6 +12,7 @@ import { main, type Platform } from "../main.ts";
 import { Worker } from "node:worker_threads";
 import { listenNode } from "./tcp_node.ts";
 import type { WorkerHandle } from "../tools/isolation.ts";
+import { lowerHelperThreads, startLowPriorityThread } from "./worker_priority.ts";
 
 /** Name of the RDKit WebAssembly asset inside a single-executable build (scripts/build_sea.ts). */
 export const SEA_WASM_ASSET = "RDKit_minimal.wasm";
@@ -86,9 +87,12 @@ export const nodePlatform: Platform = {
  * single executable the bundled script stored as an asset.
  */
 function spawnToolWorker(): WorkerHandle {
-  const worker = sea?.isSea()
-    ? new Worker(sea.getAsset(SEA_WORKER_ASSET, "utf8"), { eval: true })
-    : new Worker(new URL("./worker_node.js", import.meta.url));
+  lowerHelperThreads();
+  const worker = startLowPriorityThread(() =>
+    sea?.isSea()
+      ? new Worker(sea.getAsset(SEA_WORKER_ASSET, "utf8"), { eval: true })
+      : new Worker(new URL("./worker_node.js", import.meta.url))
+  );
   worker.unref();
   return {
     post: (message) => worker.postMessage(message),
