@@ -5,12 +5,14 @@
 // worker entry of each is exercised.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { collect, LineClient, startServer } from "../helpers/process.ts";
+import process from "node:process";
+import { collect, LineClient, startServer, treeThreads } from "../helpers/process.ts";
 import { initialize, modern, request } from "../helpers/protocol.ts";
 import { mcpHeaders, post, rawRequest, startHttpServer } from "../helpers/http.ts";
 import { RUNAWAY_MOLECULE, RUNAWAY_SMARTS } from "../data/runaway.ts";
 
 const MOLECULE = RUNAWAY_MOLECULE;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const RUNAWAY = RUNAWAY_SMARTS;
 
 function structured(response: Record<string, unknown>): Record<string, unknown> {
@@ -163,4 +165,25 @@ test("CHEM_MCP_WORKERS that is not a whole number from 1 to 256 exits 2 naming t
     /CHEM_MCP_WORKERS must be a whole number of tool workers from 1 to 256, not '0'/,
   );
   assert.equal(finished.stdout, "");
+});
+
+test("the protocol thread keeps its priority; the pool's busy threads run at nice 10 (Linux)", {
+  skip: process.platform !== "linux" && "nice values are per thread on Linux only",
+}, async () => {
+  const child = startServer([], { CHEM_MCP_WORKERS: "2" });
+  const client = new LineClient(child);
+  const call = () =>
+    client.request(modern("tools/call", { name: "parse_smiles", arguments: { smiles: "CCO" } }));
+  await Promise.all([call(), call()]);
+  // The warm-up of two workers takes hundreds of ms of CPU each: wait until it shows, at most 30 s.
+  const busy = () => treeThreads(child.pid!).filter((t) => t.tid !== child.pid && t.cpuMs >= 100);
+  for (let i = 0; i < 300 && busy().filter((t) => t.nice === 10).length < 2; i++) await sleep(100);
+  const threads = treeThreads(child.pid!);
+  const protocol = threads.find((t) => t.tid === child.pid);
+  assert.equal(protocol?.nice, 0, "the protocol thread");
+  const lowered = busy().filter((t) => t.nice === 10);
+  assert.ok(lowered.length >= 2, JSON.stringify(threads));
+  // Every other thread that did real work (the workers and the compiler threads optimising RDKit for them).
+  assert.deepEqual(busy().filter((t) => t.nice !== 10), [], JSON.stringify(threads));
+  assert.equal(await client.close(), 0);
 });

@@ -217,3 +217,45 @@ export function treeUsage(pid: number): TreeUsage {
   visit(pid);
   return { cpuMs, rssKiB };
 }
+
+/** One thread of a process tree: its process, thread id, nice value and CPU time so far. */
+export interface ThreadInfo {
+  readonly pid: number;
+  readonly tid: number;
+  readonly nice: number;
+  /** CPU time used so far, ms (clock ticks of 10 ms). */
+  readonly cpuMs: number;
+}
+
+/** Every thread of `pid` and its descendants, from Linux /proc; empty where there is no /proc. */
+export function treeThreads(pid: number): ThreadInfo[] {
+  const threads: ThreadInfo[] = [];
+  const parents = new Map<number, number>();
+  for (const entry of existsSync("/proc") ? readdirSync("/proc").filter((name) => /^\d+$/.test(name)) : []) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  const inTree = (p: number): boolean => p === pid || (parents.has(p) && p > 1 && inTree(parents.get(p)!));
+  for (const p of parents.keys()) {
+    if (!inTree(p)) continue;
+    try {
+      for (const tid of readdirSync(`/proc/${p}/task`)) {
+        const stat = readFileSync(`/proc/${p}/task/${tid}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        threads.push({
+          pid: p,
+          tid: Number(tid),
+          nice: Number(fields[16]),
+          cpuMs: (Number(fields[11]) + Number(fields[12])) * 10,
+        });
+      }
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return threads;
+}
