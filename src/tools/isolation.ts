@@ -175,7 +175,8 @@ type CallOutcome =
   | { readonly kind: "cancelled" };
 
 interface Slot {
-  readonly handle: WorkerHandle;
+  /** The worker, once started: starts are queued, one per macrotask (see `#pump`). */
+  handle?: WorkerHandle;
   readonly ready: Promise<void>;
   /** Settles the running call when the worker answers or dies. */
   settle?: (outcome: CallOutcome) => void;
@@ -227,6 +228,9 @@ export class IsolatedRunner {
   #runaway = 0;
   #keepFull = false;
   #inPlaceBroken = false;
+  /** Worker starts not yet made, in order (see `#pump`). */
+  readonly #starts: (() => void)[] = [];
+  #pumping = false;
 
   /** @param options How to create workers, and how many. */
   constructor(options: IsolatedRunnerOptions) {
@@ -334,11 +338,11 @@ export class IsolatedRunner {
         resolve(outcome);
       };
       if (signal?.aborted) onAbort();
-      slot.handle.hold(true);
-      slot.handle.post({ kind: "call", tool: tool.name, args });
+      slot.handle!.hold(true);
+      slot.handle!.post({ kind: "call", tool: tool.name, args });
     });
     slot.settle = undefined;
-    slot.handle.hold(false);
+    slot.handle!.hold(false);
     return outcome;
   }
 
@@ -439,12 +443,15 @@ export class IsolatedRunner {
     if (slot.dead) return;
     slot.dead = true;
     slot.stopWaiting();
-    slot.handle.terminate();
+    slot.handle?.terminate();
     this.#alive--;
   }
 
+  /**
+   * A slot for a new worker, whose start is queued: calls can be handed the slot at once and wait for it to be
+   * ready like any starting worker.
+   */
   #spawn(): Slot {
-    const handle = this.#options.spawn();
     this.#alive++;
     let started: () => void = () => {};
     let failed: (error: Error) => void = () => {};
@@ -459,16 +466,43 @@ export class IsolatedRunner {
     );
     let warmed: () => void = () => {};
     const warm = new Promise<void>((resolve) => (warmed = resolve));
-    const slot: Slot = { handle, ready, warm, dead: false, stopWaiting: () => clearTimeout(startup) };
+    const slot: Slot = { ready, warm, dead: false, stopWaiting: () => clearTimeout(startup) };
+    this.#starts.push(() => {
+      if (!slot.dead) this.#startWorker(slot, started, failed, warmed);
+    });
+    this.#pump();
+    return slot;
+  }
+
+  /**
+   * Starts the queued workers, one per macrotask. Creating a worker blocks the calling thread for 3–15 ms (a
+   * thread's isolate and message ports, or a process), and a pool starts right after the first answer, when a
+   * client's first calls arrive: done in one go, both starts and the first calls' own work would come before
+   * any of those calls is answered. One start per turn lets the event loop read and answer requests between
+   * them.
+   */
+  #pump(): void {
+    if (this.#pumping) return;
+    this.#pumping = true;
+    setTimeout(() => {
+      this.#pumping = false;
+      this.#starts.shift()?.();
+      if (this.#starts.length > 0) this.#pump();
+    }, 0);
+  }
+
+  #startWorker(slot: Slot, started: () => void, failed: (error: Error) => void, warmed: () => void): void {
+    const handle = this.#options.spawn();
+    slot.handle = handle;
     handle.onMessage((message) => {
       if (message.kind === "ready") {
-        clearTimeout(startup);
+        slot.stopWaiting();
         started();
       } else if (message.kind === "warm") warmed();
       else slot.settle?.(message);
     });
     handle.onFailure((reason) => {
-      clearTimeout(startup);
+      slot.stopWaiting();
       failed(new Error(`a tool worker died while starting: ${reason}`));
       if (slot.settle) {
         slot.settle({ kind: "died", reason }); // run() discards it
@@ -484,7 +518,6 @@ export class IsolatedRunner {
       }
     });
     handle.post({ kind: "init", wasm: this.#options.wasm });
-    return slot;
   }
 }
 

@@ -383,10 +383,19 @@ test("a pooled tool past the pool deadline is stopped with COMPUTATION_TIMEOUT a
   runner.close();
 });
 
-test("start() spawns the whole pool at once; calls use those workers and spawn no more", async () => {
+/** Waits for `n` turns of the event loop (macrotasks). */
+async function turns(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+test("start() starts the whole pool, one worker per turn of the event loop; calls use those workers and spawn no more", async () => {
   const workers = new FakeWorkers();
   const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 3 });
   runner.start();
+  assert.equal(workers.spawned, 0, "no worker is created inside start(): requests read meanwhile come first");
+  await turns(1);
+  assert.equal(workers.spawned, 1);
+  await turns(2);
   assert.equal(workers.spawned, 3);
   const values = await Promise.all(
     [1, 2, 3, 4, 5, 6].map((n) => runner.run(isolated, { behaviour: { ms: 5, value: n } })),
@@ -421,8 +430,10 @@ test("a started pool replaces a retired worker at once, so the pool stays full; 
   const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 2 });
   runner.start();
   await assert.rejects(runner.run(isolated, { behaviour: { hang: true } }));
+  await turns(1);
   assert.equal(workers.spawned, 3, "the timed-out worker was replaced without waiting for a call");
   await assert.rejects(runner.run(isolated, { behaviour: { die: "RuntimeError: unreachable" } }));
+  await turns(1);
   assert.equal(workers.spawned, 4);
   runner.close();
   assert.equal(workers.terminated, 4, "3 idle at close, 1 retired after its timeout");
