@@ -112,7 +112,9 @@ test(`angles: no class of ${ANGLE_ROW_MIN} angles or more biased by more than ${
 
 test("MMFF94's minimum from our own structure: the fixture describes today's structures, mean |Δ| ≤ 1°", () => {
   // geometry_relaxed.json must be rewritten whenever generate_3d's structures change (scripts/reference/README.md).
-  assert.deepEqual(result.relaxedStale, []);
+  // It is written from Deno's structures. Node's V8 computes some Math functions differently in the last bit and
+  // about a tenth of the subset (49 of 454) then ends in a neighbouring minimum, so only Deno checks freshness.
+  if ("Deno" in globalThis) assert.deepEqual(result.relaxedStale, []);
   assert.equal(result.relaxed.bonds, result.angles.bonds);
   assert.ok(result.relaxed.meanAbs <= ANGLE_MEAN_ABS_BOUND, `mean |Δ| ${result.relaxed.meanAbs.toFixed(3)}°`);
   assert.ok(
