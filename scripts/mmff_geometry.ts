@@ -7,7 +7,9 @@
  *
  * Only the molecules outside the subset that tests/reference/generate_3d_test.ts compares (ciSubset: all drugs
  * and every third validation molecule) enter the table, so that test measures the angles on structures the table
- * never saw. A class seen fewer than MIN_ANGLES times is left out; its angles fall back to the coarser key.
+ * never saw. A class seen fewer than MIN_ANGLES times gets MMFF94's own θ0 instead (MMFFANG.PAR, the fixture's
+ * last angle column, averaged over the class's angles in all molecules: a force-field parameter, not the geometry
+ * the test compares) when those θ0 lie within THETA0_SPREAD; other classes fall back to coarser keys.
  *
  * The rest of the force field (DREIDING's Lennard-Jones 1-4 contacts above all) opens some angles beyond their
  * θ0, so the mean angle alone leaves a bias of a few degrees in some classes. REFINE_ROUNDS rounds therefore build
@@ -26,7 +28,7 @@ import { loadTestRDKit } from "../tests/helpers/rdkit.ts";
 import { prepareMolecule } from "../src/chem/conformer/molecule.ts";
 import { assignTypes } from "../src/chem/conformer/typing.ts";
 import process from "node:process";
-import { angleKeys } from "../src/chem/conformer/angles.ts";
+import { angleKeys, THETA0_PREFIX } from "../src/chem/conformer/angles.ts";
 import { generate3d } from "../src/chem/conformer/index.ts";
 import { angleDegrees } from "../src/chem/conformer/quality.ts";
 import { BOND_LENGTH_SHIFTS, MMFF_ANGLES } from "../src/chem/data/mmff_geometry.ts";
@@ -38,6 +40,8 @@ const FIXTURE = "tests/data/reference/geometry.json";
 const OUT = "src/chem/data/mmff_geometry.ts";
 /** Fewest angles a class needs to enter the table. */
 const MIN_ANGLES = 3;
+/** Largest spread of MMFF94's θ0 within a class for the class to take it, degrees. */
+const THETA0_SPREAD = 5;
 /** Fewest bonds a bond class needs for a length shift. */
 const MIN_BONDS = 5;
 /** Rounds of the θ0 correction against generate_3d's own structures. */
@@ -49,15 +53,23 @@ const heldOut = new Set(ciSubset(all).map((m) => m.id));
 const seen = new Map<string, number[]>();
 let skipped = 0;
 const training = all.filter((m) => !heldOut.has(m.id));
-for (const m of training) {
+/** MMFF94's θ0 per class (ends by environment), over every molecule of the fixture: parameters, not geometry. */
+const theta0 = new Map<string, number[]>();
+for (const m of all) {
   const { graph } = prepareMolecule(m.smiles, 200);
   if (graph.atoms.length !== m.atoms) {
     skipped++;
     continue;
   }
   const types = assignTypes(graph);
-  for (const [i, j, k, theta] of m.angles) {
-    for (const key of angleKeys(graph, types, i, j, k)) {
+  const inTraining = !heldOut.has(m.id);
+  for (const [i, j, k, theta, mmffTheta0] of m.angles) {
+    const keys = angleKeys(graph, types, i, j, k);
+    let list = theta0.get(keys[2]);
+    if (!list) theta0.set(keys[2], list = []);
+    list.push(mmffTheta0);
+    if (!inTraining) continue;
+    for (const key of [keys[0], keys[1], keys[3], keys[4]]) {
       let list = seen.get(key);
       if (!list) seen.set(key, list = []);
       list.push(theta);
@@ -67,9 +79,19 @@ for (const m of training) {
 const counts = new Map<string, number>();
 const table = MMFF_ANGLES as Record<string, number>;
 for (const key of Object.keys(table)) delete table[key];
+const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
 for (const [key, list] of seen) {
   if (list.length < MIN_ANGLES) continue;
-  table[key] = list.reduce((a, b) => a + b, 0) / list.length;
+  table[key] = mean(list);
+  counts.set(key, list.length);
+}
+// A class with too few training angles for a mean of its own starts from MMFF94's θ0 for it, when MMFF94 gives
+// the class one θ0 (all within THETA0_SPREAD; e.g. N–P–C at a phosphinamide takes 86° or 112° by the carbon's
+// MMFF94 type, which the class does not see, and falls back to the coarser keys instead).
+for (const [key, list] of theta0) {
+  if (table[key.slice(THETA0_PREFIX.length)] !== undefined) continue;
+  if (Math.max(...list) - Math.min(...list) > THETA0_SPREAD) continue;
+  table[key] = mean(list);
   counts.set(key, list.length);
 }
 const shifts = BOND_LENGTH_SHIFTS as Record<string, number>;
@@ -123,7 +145,13 @@ const lines = [
     all.length - heldOut.size
   } molecules outside the tested subset; ${rows.length} classes.`,
   "",
-  "/** θ0 in degrees by class key (`end centre end rN`, `element centre element rN`, `centre rN`). */",
+  `// Keys "${THETA0_PREFIX}…": classes with fewer than ${MIN_ANGLES} training angles, from MMFF94's own θ0 (MMFFANG.PAR,`,
+  "// mean over the class's angles in all molecules of the fixture), corrected like the others.",
+  "",
+  "/**",
+  " * θ0 in degrees by class key (`end centre end rN [others]`, `end centre end rN`, `θ0 end centre end rN`,",
+  " * `element centre element rN`, `centre rN`); the comment is the number of angles the value was taken from.",
+  " */",
   "export const MMFF_ANGLES: Readonly<Record<string, number>> = {",
   ...rows.map(([key, theta, n]) => `  ${JSON.stringify(key)}: ${theta.toFixed(1)}, // ${n}`),
   "};",

@@ -44,6 +44,41 @@ export interface GeometryFixture {
   readonly molecules: readonly GeometryReference[];
 }
 
+/** One molecule of geometry_relaxed.json (scripts/reference/geometry_relaxed.py). */
+export interface RelaxedReference {
+  readonly id: string;
+  /** MMFF94 energy, kcal/mol: [of the minimum reached from generate_3d's structure, of ETKDG's]. */
+  readonly energy: readonly [number, number];
+  /** RMS displacement of the heavy atoms during that minimisation, Å. */
+  readonly moved: number;
+  /** generate_3d's angles when the fixture was written, geometry.json's order, space-separated degrees. */
+  readonly input: string;
+  /** MMFF94's angles after minimising from `input`'s structure, same order. */
+  readonly relaxed: string;
+}
+
+/** geometry_relaxed.json. */
+export interface RelaxedFixture {
+  readonly provenance: Readonly<Record<string, unknown>>;
+  readonly skipped: Readonly<Record<string, readonly string[]>>;
+  readonly molecules: readonly RelaxedReference[];
+}
+
+/** The fixture tests/data/reference/geometry_relaxed.json, angles parsed, by molecule id. */
+export function relaxedFixture(): Map<string, { input: number[]; relaxed: number[] }> {
+  const doc = readFixture<RelaxedFixture>("geometry_relaxed.json");
+  return new Map(doc.molecules.map((m) => [m.id, {
+    input: m.input.split(" ").map(Number),
+    relaxed: m.relaxed.split(" ").map(Number),
+  }]));
+}
+
+/**
+ * An angle of ours further than this from the angle geometry_relaxed.json started MMFF94 from means the fixture
+ * no longer describes our structure (degrees; its angles are rounded to 0.1° and the SD coordinates to 0.0001 Å).
+ */
+export const RELAXED_INPUT_TOLERANCE = 0.5;
+
 /** Bounds the issue sets: overall mean |Δ| and the largest bias (mean signed Δ) of any bond class, Å. */
 export const MEAN_ABS_BOUND = 0.02;
 /** Largest allowed |mean signed Δ| of one bond class, Å. */
@@ -100,6 +135,19 @@ export interface GeometryComparison {
   readonly anglesOff: number;
   /** Molecules with at least one such angle. */
   readonly moleculesWithAngleOff: number;
+  /**
+   * Angles against MMFF94's minimum reached from our own structure (geometry_relaxed.json): the same
+   * conformation, so what is left is the force field's error, not a different ring pucker or rotamer.
+   */
+  readonly relaxed: BondStats;
+  /** Angles off by more than {@link ANGLE_MAX_BOUND} against that minimum. */
+  readonly relaxedOff: number;
+  /** Molecules with at least one such angle. */
+  readonly moleculesWithRelaxedOff: number;
+  /** Of the {@link anglesOff} angles, those within {@link ANGLE_MAX_BOUND} of MMFF94's minimum from ours. */
+  readonly offByConformation: number;
+  /** Molecules whose structure is no longer the one geometry_relaxed.json relaxed (or that it lacks). */
+  readonly relaxedStale: readonly string[];
 }
 
 /** Element order inside a class label. */
@@ -206,7 +254,10 @@ class Accumulator {
  * result.overall.meanAbs; // Å
  * ```
  */
-export function compareGeometry(molecules: readonly GeometryReference[]): GeometryComparison {
+export function compareGeometry(
+  molecules: readonly GeometryReference[],
+  relaxedAngles: ReadonlyMap<string, { input: number[]; relaxed: number[] }> = relaxedFixture(),
+): GeometryComparison {
   const failed: { id: string; code: string }[] = [];
   const orderMismatches: string[] = [];
   const notConverged: string[] = [];
@@ -217,6 +268,11 @@ export function compareGeometry(molecules: readonly GeometryReference[]): Geomet
   const angleClasses = new Map<string, Accumulator>();
   let anglesOff = 0;
   const offMolecules = new Set<string>();
+  const relaxed = new Accumulator();
+  let relaxedOff = 0;
+  let offByConformation = 0;
+  const relaxedOffMolecules = new Set<string>();
+  const relaxedStale = new Set<string>();
   for (const ref of molecules) {
     let x: Float64Array;
     let graph: MolGraph;
@@ -245,18 +301,30 @@ export function compareGeometry(molecules: readonly GeometryReference[]): Geomet
       acc.add(ref.id, a, b, ours, rdkit);
     });
     const types = assignTypes(graph);
-    for (const [i, j, k, rdkit] of ref.angles) {
+    const mmffFromOurs = relaxedAngles.get(ref.id);
+    if (!mmffFromOurs || mmffFromOurs.relaxed.length !== ref.angles.length) relaxedStale.add(ref.id);
+    ref.angles.forEach(([i, j, k, rdkit], n) => {
       const ours = angleDegrees(x, i, j, k);
+      const fromOurs = mmffFromOurs?.relaxed[n];
+      if (fromOurs !== undefined) {
+        relaxed.add(ref.id, i, k, ours, fromOurs);
+        if (Math.abs(ours - fromOurs) > ANGLE_MAX_BOUND) {
+          relaxedOff++;
+          relaxedOffMolecules.add(ref.id);
+        }
+        if (Math.abs(ours - mmffFromOurs!.input[n]!) > RELAXED_INPUT_TOLERANCE) relaxedStale.add(ref.id);
+      }
       if (Math.abs(ours - rdkit) > ANGLE_MAX_BOUND) {
         anglesOff++;
         offMolecules.add(ref.id);
+        if (fromOurs !== undefined && Math.abs(ours - fromOurs) <= ANGLE_MAX_BOUND) offByConformation++;
       }
       angles.add(ref.id, i, k, ours, rdkit);
       const label = angleClass(graph, types, i, j, k);
       let acc = angleClasses.get(label);
       if (!acc) angleClasses.set(label, acc = new Accumulator());
       acc.add(ref.id, i, k, ours, rdkit);
-    }
+    });
   }
   const sorted = sortedStats(classes);
   return {
@@ -271,6 +339,11 @@ export function compareGeometry(molecules: readonly GeometryReference[]): Geomet
     angleClasses: sortedStats(angleClasses),
     anglesOff,
     moleculesWithAngleOff: offMolecules.size,
+    relaxed: relaxed.stats(),
+    relaxedOff,
+    moleculesWithRelaxedOff: relaxedOffMolecules.size,
+    offByConformation,
+    relaxedStale: [...relaxedStale],
   };
 }
 
@@ -394,13 +467,45 @@ function angleRows(r: GeometryComparison): Comparison[] {
     },
     {
       tool,
-      field: `angle off by more than ${ANGLE_MAX_BOUND}°: ${r.anglesOff} of ${a.bonds} angles`,
+      field: `angle off by more than ${ANGLE_MAX_BOUND}°: ${r.anglesOff} of ${a.bonds} angles (${
+        r.anglesOff - r.offByConformation
+      } also against MMFF94's minimum from our structure, ${r.offByConformation} not: conformation)`,
       molecules: a.molecules,
       agreed: a.molecules - r.moleculesWithAngleOff,
       tolerance: `every |Δ| ≤ ${ANGLE_MAX_BOUND}°`,
       worst: worstAngle(a),
     },
   ];
+  const m = r.relaxed;
+  const fromOurs = "against MMFF94's minimum from our own structure";
+  rows.push(
+    {
+      tool,
+      field: `angle ${fromOurs} (same conformation): ${m.bonds} angles, mean Δ ${
+        signed2(m.meanSigned)
+      }°, mean |Δ| ${m.meanAbs.toFixed(2)}°`,
+      molecules: m.molecules,
+      agreed: m.meanAbs <= ANGLE_MEAN_ABS_BOUND ? m.molecules : 0,
+      tolerance: `mean |Δ| ≤ ${ANGLE_MEAN_ABS_BOUND}°`,
+      worst: worstAngle(m),
+    },
+    {
+      tool,
+      field: `angle off by more than ${ANGLE_MAX_BOUND}° ${fromOurs}: ${r.relaxedOff} of ${m.bonds} angles`,
+      molecules: m.molecules,
+      agreed: m.molecules - r.moleculesWithRelaxedOff,
+      tolerance: `every |Δ| ≤ ${ANGLE_MAX_BOUND}°`,
+      worst: worstAngle(m),
+    },
+    {
+      tool,
+      field: `structure as geometry_relaxed.json relaxed it (every angle within ${RELAXED_INPUT_TOLERANCE}°)`,
+      molecules: r.compared - r.failed.length - r.orderMismatches.length,
+      agreed: r.compared - r.failed.length - r.orderMismatches.length - r.relaxedStale.length,
+      tolerance: "exact",
+      worst: r.relaxedStale[0] ?? "–",
+    },
+  );
   const small: BondStats[] = [];
   for (const [label, s] of r.angleClasses) {
     if (s.bonds < ANGLE_ROW_MIN) {

@@ -8,18 +8,21 @@
  * three- and four-membered rings, and an empirical rule where the file has no entry.
  *
  * Here an angle is classed by the environments of its three atoms (./bond_lengths.ts `environment`: the DREIDING
- * type, with sulfonyl, sulfinyl and phosphoryl S and P and formal charges apart) and by the size of the
+ * type, with sulfonyl, sulfinyl and phosphoryl S and P and formal charges apart; the two resonance-equivalent
+ * oxygens of a carboxylate, nitro group, sulfonate or phosphate alike) and by the size of the
  * smallest ring through all three (3 to 6; larger rings and chains count as open), and most specifically by the
  * centre's other neighbours too. A class's θ0 is fitted to MMFF94's structures: the mean angle of the class in
  * RDKit's ETKDG + MMFF94 structures of the oracle's training molecules (tests/data/reference/geometry.json,
- * outside the subset the tests compare), then corrected for what the rest of this force field does to the angle
+ * outside the subset the tests compare), or, for a class with fewer than three training angles, MMFF94's own θ0
+ * for it (MMFFANG.PAR; only where MMFF94 gives the whole class one θ0 within 5°), then corrected for what the rest
+ * of this force field does to the angle
  * (table in ../data/mmff_geometry.ts, written by scripts/mmff_geometry.ts, which says how). Lookup goes from the most
  * specific key to the centre alone (same ring size), then to DREIDING's θ0 (60° and 90° inside three- and
  * four-membered rings).
  *
  * @module
  */
-import { environment } from "./bond_lengths.ts";
+import { environment, resonanceEquivalentOxygen } from "./bond_lengths.ts";
 import type { MolGraph } from "./graph.ts";
 import { type DreidingType, VALENCE } from "./parameters.ts";
 import { MMFF_ANGLES } from "../data/mmff_geometry.ts";
@@ -64,23 +67,33 @@ function ringAngles(g: MolGraph): Map<string, number> {
 
 const ENVIRONMENTS = new WeakMap<MolGraph, string[]>();
 
-/** The environment label of every atom (./bond_lengths.ts), computed once per graph. */
+/**
+ * The label of a terminal oxygen that resonance makes equivalent to another (carboxylate, nitro, sulfonate,
+ * phosphate): O_2 and O_3− there are one Kekulé form, and MMFF94 types both oxygens alike.
+ */
+export const RESONANCE_OXYGEN = "O_2/O_3-";
+
+/** The environment label of every atom (./bond_lengths.ts; {@link RESONANCE_OXYGEN} apart), once per graph. */
 function environments(g: MolGraph, types: readonly DreidingType[]): string[] {
   const cached = ENVIRONMENTS.get(g);
   if (cached) return cached;
-  const list = g.atoms.map((_, i) => environment(g, types, i));
+  const list = g.atoms.map((_, i) =>
+    resonanceEquivalentOxygen(g, i) ? RESONANCE_OXYGEN : environment(g, types, i)
+  );
   ENVIRONMENTS.set(g, list);
   return list;
 }
 
 /**
- * The four lookup keys of an angle, most specific first: ends and the centre's other neighbours by environment
+ * The five lookup keys of an angle, most specific first: ends and the centre's other neighbours by environment
  * (what sits on the centre shifts its angles: the ipso angle of a substituted benzene, H–C–H in CH3 against CH2),
- * then ends by environment, ends by element, the centre alone; each with the ring size.
+ * then ends by environment, the same class from MMFF94's θ0 (for classes the training structures have too few
+ * angles of), ends by element, the centre alone; each with the ring size.
  *
  * @example
  * ```ts
- * angleKeys(graph, types, 1, 0, 2); // e.g. ["H_ C_3 H_ r0 [C_3]", "H_ C_3 H_ r0", "H C_3 H r0", "C_3 r0"]
+ * angleKeys(graph, types, 1, 0, 2);
+ * // e.g. ["H_ C_3 H_ r0 [C_3]", "H_ C_3 H_ r0", "θ0 H_ C_3 H_ r0", "H C_3 H r0", "C_3 r0"]
  * ```
  */
 export function angleKeys(
@@ -89,7 +102,7 @@ export function angleKeys(
   i: number,
   j: number,
   k: number,
-): [string, string, string, string] {
+): [string, string, string, string, string] {
   const ring = angleRing(g, i, j, k);
   const env = environments(g, types);
   const centre = env[j]!;
@@ -97,8 +110,17 @@ export function angleKeys(
   const [ea, eb] = [g.atoms[i]!.symbol, g.atoms[k]!.symbol].sort();
   const others = g.neighbors[j]!.filter((n) => n !== i && n !== k).map((n) => env[n]!).sort();
   const ends = `${a} ${centre} ${b} r${ring}`;
-  return [`${ends} [${others.join(" ")}]`, ends, `${ea} ${centre} ${eb} r${ring}`, `${centre} r${ring}`];
+  return [
+    `${ends} [${others.join(" ")}]`,
+    ends,
+    `${THETA0_PREFIX}${ends}`,
+    `${ea} ${centre} ${eb} r${ring}`,
+    `${centre} r${ring}`,
+  ];
 }
+
+/** Prefix of the keys whose θ0 starts from MMFF94's own reference angle (MMFFANG.PAR), see {@link angleKeys}. */
+export const THETA0_PREFIX = "θ0 ";
 
 /**
  * θ0 of angle i–j–k in degrees (see the module text).

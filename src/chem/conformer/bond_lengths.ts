@@ -233,6 +233,22 @@ export function environment(g: MolGraph, types: readonly DreidingType[], i: numb
   return atom.charge > 0 ? `${type}+` : atom.charge < 0 ? `${type}-` : type;
 }
 
+/**
+ * True for a terminal oxygen that resonance makes equivalent to another one on the same atom: the atom carries
+ * both an oxo (double-bonded) and an anionic terminal oxygen, as in a carboxylate, nitro group, sulfonate or
+ * phosphate. Its DREIDING type (O_2 or O_3) only says which Kekulé form RDKit wrote.
+ *
+ * @example
+ * ```ts
+ * resonanceEquivalentOxygen(graph, 2); // true for either oxygen of acetate "CC(=O)[O-]"
+ * ```
+ */
+export function resonanceEquivalentOxygen(g: MolGraph, o: number): boolean {
+  if (g.atoms[o]!.symbol !== "O" || g.neighbors[o]!.length !== 1) return false;
+  const bond = g.bonds.find((b) => b.a === o || b.b === o);
+  return bond !== undefined && resonanceOxygen(g, bond) !== null;
+}
+
 /** The centre atom when the bond joins it to one of its terminal oxygens that resonance makes equivalent, else null. */
 function resonanceOxygen(g: MolGraph, bond: GraphBond): number | null {
   for (const [centre, o] of [[bond.a, bond.b], [bond.b, bond.a]] as const) {
