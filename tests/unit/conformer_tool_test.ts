@@ -17,14 +17,14 @@ import { toMolBlock } from "../../src/chem/conformer/xyz.ts";
 
 await loadTestRDKit();
 
-test("input: smiles required, max_iterations an integer 1–20000 defaulting to 5000", () => {
+test("input: smiles required, max_iterations an integer 1–20000 defaulting to 10000", () => {
   assert.equal(v.safeParse(generate3dTool.input, {}).success, false);
   assert.equal(v.safeParse(generate3dTool.input, { smiles: "CCO", max_iterations: 0 }).success, false);
   assert.equal(v.safeParse(generate3dTool.input, { smiles: "CCO", max_iterations: 1.5 }).success, false);
   assert.equal(v.safeParse(generate3dTool.input, { smiles: "CCO", max_iterations: 20_001 }).success, false);
   assert.equal(v.safeParse(generate3dTool.input, { smiles: "CCO", extra: 1 }).success, false);
   const ok = v.parse(generate3dTool.input, { smiles: "CCO" });
-  assert.equal(ok.max_iterations, 5000);
+  assert.equal(ok.max_iterations, 10_000);
   const schema = jsonSchemaOf(generate3dTool.input, "input");
   assert.deepEqual(schemaErrors(schema, { smiles: "CCO", max_iterations: 100 }), []);
   assert.notDeepEqual(schemaErrors(schema, { smiles: "CCO", max_iterations: "100" }), []);

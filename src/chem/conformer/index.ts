@@ -43,7 +43,7 @@ export function conformerSdf(c: Conformer3D): string {
 /** Largest molecule accepted, heavy (non-hydrogen) atoms. */
 export const MAX_3D_HEAVY_ATOMS = 200;
 /** Default cap on L-BFGS steps of the final minimisation. */
-export const DEFAULT_MAX_ITERATIONS = 5000;
+export const DEFAULT_MAX_ITERATIONS = 10_000;
 /** Largest `maxIterations` accepted. */
 export const MAX_ITERATIONS_LIMIT = 20_000;
 /** Default wall-clock limit of one call, ms. */
@@ -53,7 +53,7 @@ export const RMS_GRADIENT_TOLERANCE = 0.01;
 
 /** Options of {@link generate3d}. */
 export interface Generate3dOptions {
-  /** Cap on L-BFGS steps of the final DREIDING minimisation (default 5000, at most 20000; set-up stages use at
+  /** Cap on L-BFGS steps of the final DREIDING minimisation (default 10000, at most 20000; set-up stages use at
    * most 1000 each). */
   readonly maxIterations?: number;
   /** Wall-clock limit in ms (default 20000); exceeded → `COMPUTATION_TIMEOUT`. */
