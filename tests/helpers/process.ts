@@ -221,6 +221,8 @@ export function treeUsage(pid: number): TreeUsage {
 /** One thread of a process tree: its process, thread id, nice value and CPU time so far. */
 export interface ThreadInfo {
   readonly pid: number;
+  /** The process's parent. */
+  readonly ppid: number;
   readonly tid: number;
   readonly nice: number;
   /** CPU time used so far, ms (clock ticks of 10 ms). */
@@ -248,6 +250,7 @@ export function treeThreads(pid: number): ThreadInfo[] {
         const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
         threads.push({
           pid: p,
+          ppid: parents.get(p)!,
           tid: Number(tid),
           nice: Number(fields[16]),
           cpuMs: (Number(fields[11]) + Number(fields[12])) * 10,
