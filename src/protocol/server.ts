@@ -76,24 +76,19 @@ export const TOOLS_LIST_TTL_MS = 86_400_000;
  */
 export class McpServer {
   readonly #options: ServerOptions;
-  readonly #cache: Record<Dialect, { list: RawJson; init: RawJson }>;
+  readonly #cache: Record<Dialect, { init: RawJson }>;
+  /** `tools/list` results, serialised on first use (the registry converts its schemas then). */
+  readonly #lists: Partial<Record<Dialect, RawJson>> = {};
 
   /** @param options Registry, identity and logging. */
   constructor(options: ServerOptions) {
     this.#options = options;
-    const tools = options.registry.descriptors;
     const capabilities = { tools: { listChanged: false } };
     this.#cache = {
       legacy: {
-        // 2024-11-05 tools have no outputSchema, and a client that knows outputSchema rejects a result without
-        // structuredContent, which legacy results do not carry (docs/decisions.md).
-        list: raw({
-          tools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
-        }),
         init: raw({ protocolVersion: LEGACY_PROTOCOL_VERSION, capabilities, serverInfo: options.info }),
       },
       modern: {
-        list: raw({ resultType: "complete", tools, ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "public" }),
         // serverInfo appears in the body and, where the 2026-07-28 SDKs read it, in _meta; the registry is static
         // per process, so the discovery result may be cached like tools/list.
         init: raw({
@@ -125,7 +120,7 @@ export class McpServer {
       case "ping":
         return {};
       case "tools/list":
-        return this.#cache[dialect].list;
+        return this.#list(dialect);
       case "tools/call":
         return await this.#callTool(request.params, dialect, signal);
       default:
@@ -189,6 +184,17 @@ export class McpServer {
       ...(dialect === "legacy" ? { code: "UNKNOWN_TOOL" } : {}),
       available: this.#options.registry.names,
     });
+  }
+
+  #list(dialect: Dialect): RawJson {
+    const tools = this.#options.registry.descriptors;
+    return this.#lists[dialect] ??= dialect === "legacy"
+      // 2024-11-05 tools have no outputSchema, and a client that knows outputSchema rejects a result without
+      // structuredContent, which legacy results do not carry (docs/decisions.md).
+      ? raw({
+        tools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+      })
+      : raw({ resultType: "complete", tools, ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "public" });
   }
 
   #descriptor(tool: Tool): ToolDescriptor {

@@ -113,8 +113,7 @@ function outputSchemaOf(tool: Tool): Record<string, unknown> {
  */
 export class ToolRegistry {
   readonly #byName: ReadonlyMap<string, Tool>;
-  /** Descriptors in registry order. */
-  readonly descriptors: readonly ToolDescriptor[];
+  #descriptors: readonly ToolDescriptor[] | undefined;
 
   /** @param tools The tools to serve; names must be unique. */
   constructor(tools: readonly Tool[]) {
@@ -124,7 +123,14 @@ export class ToolRegistry {
       byName.set(tool.name, tool);
     }
     this.#byName = byName;
-    this.descriptors = tools.map((tool) => ({
+  }
+
+  /**
+   * Descriptors in registry order, converted to JSON Schema when first asked for: 2–3 ms of a process's start
+   * that a first `tools/call` does not need (docs/decisions.md, "Cold start and first burst").
+   */
+  get descriptors(): readonly ToolDescriptor[] {
+    this.#descriptors ??= [...this.#byName.values()].map((tool) => ({
       name: tool.name,
       title: tool.title,
       description: tool.description,
@@ -132,6 +138,7 @@ export class ToolRegistry {
       outputSchema: outputSchemaOf(tool),
       annotations: tool.annotations,
     }));
+    return this.#descriptors;
   }
 
   /** The tool called `name`, if any. */
