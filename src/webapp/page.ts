@@ -224,6 +224,15 @@ async function eggPoints(query, hits) {
   return points.map((p, i) => ({ ...p, role: i === 0 ? "query" : "hit" }));
 }
 
+// Like Promise.all, but a failure is reported as the first request in order gives it, not as whichever
+// answer came back first: an invalid SMILES reads the same on every submit.
+async function allInOrder(promises) {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
+  return settled.map((r) => r.value);
+}
+
 function showError(target, error) {
   target.replaceChildren(el("p", "Error: " + error.message, "error"));
 }
@@ -240,7 +249,7 @@ $("mol-form").addEventListener("submit", async (event) => {
   out.setAttribute("aria-busy", "true");
   out.replaceChildren(el("p", "Computing…"));
   try {
-    const [d, img, egg] = await Promise.all([
+    const [d, img, egg] = await allInOrder([
       post("/descriptors", { smiles }).then((r) => r.json()),
       depiction(smiles, "2D structure of " + smiles),
       eggPoints(smiles, []),
