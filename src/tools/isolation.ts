@@ -468,7 +468,16 @@ export class IsolatedRunner {
     const warm = new Promise<void>((resolve) => (warmed = resolve));
     const slot: Slot = { ready, warm, dead: false, stopWaiting: () => clearTimeout(startup) };
     this.#starts.push(() => {
-      if (!slot.dead) this.#startWorker(slot, started, failed, warmed);
+      if (slot.dead) return;
+      try {
+        this.#startWorker(slot, started, failed, warmed);
+      } catch (error) {
+        // Out of threads or processes: fail like a worker that died while starting (the call holding the slot
+        // gets a typed error), never an exception on the event loop.
+        slot.stopWaiting();
+        failed(new Error(`a tool worker could not be started: ${describe(error)}`));
+        this.#forget(slot);
+      }
     });
     this.#pump();
     return slot;
@@ -510,14 +519,19 @@ export class IsolatedRunner {
       }
       // Died while idle: forget it, so the next call gets a fresh worker (not at once: a worker that cannot
       // start would otherwise be respawned for ever).
-      const index = this.#idle.indexOf(slot);
-      if (index >= 0) this.#idle.splice(index, 1);
-      if (!slot.dead) {
-        slot.dead = true;
-        this.#alive--;
-      }
+      this.#forget(slot);
     });
     handle.post({ kind: "init", wasm: this.#options.wasm });
+  }
+
+  /** Drops a worker that died or never started from the pool's count, without replacing it. */
+  #forget(slot: Slot): void {
+    const index = this.#idle.indexOf(slot);
+    if (index >= 0) this.#idle.splice(index, 1);
+    if (!slot.dead) {
+      slot.dead = true;
+      this.#alive--;
+    }
   }
 }
 

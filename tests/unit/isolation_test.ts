@@ -507,3 +507,19 @@ test("toolWorkerCount: the available parallelism by default, CHEM_MCP_WORKERS wh
     assert.throws(() => toolWorkerCount({ CHEM_MCP_WORKERS: bad }, 2), /CHEM_MCP_WORKERS must be/);
   }
 });
+
+test("a worker that cannot be created fails its call with a typed error, and the next call gets one that can", async () => {
+  const workers = new FakeWorkers();
+  let refuse = 1;
+  const spawn = () => {
+    if (refuse-- > 0) throw new Error("EAGAIN: no more threads");
+    return workers.spawn();
+  };
+  const runner = new IsolatedRunner({ spawn, wasm, size: 1 });
+  await assert.rejects(
+    runner.run(isolated, { behaviour: { ms: 1, value: 1 } }),
+    (e: unknown) => e instanceof ChemError && e.code === "UNSUPPORTED_MOLECULE",
+  );
+  assert.deepEqual(await runner.run(isolated, { behaviour: { ms: 1, value: 2 } }), 2);
+  runner.close();
+});
