@@ -9,7 +9,8 @@
  *
  * Here an angle is classed by the environments of its three atoms (./bond_lengths.ts `environment`: the DREIDING
  * type, with sulfonyl, sulfinyl and phosphoryl S and P and formal charges apart; the two resonance-equivalent
- * oxygens of a carboxylate, nitro group, sulfonate or phosphate alike) and by the size of the
+ * oxygens of a carboxylate, nitro group, sulfonate or phosphate alike; amide-type N_R apart from anilines,
+ * enamines and amidines, see {@link AMIDE_NITROGEN}) and by the size of the
  * smallest ring through all three (3 to 6; larger rings and chains count as open), and most specifically by the
  * centre's other neighbours too. A class's θ0 is fitted to MMFF94's structures: the mean angle of the class in
  * RDKit's ETKDG + MMFF94 structures of the oracle's training molecules (tests/data/reference/geometry.json,
