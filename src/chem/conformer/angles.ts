@@ -9,7 +9,8 @@
  *
  * Here an angle is classed by the environments of its three atoms (./bond_lengths.ts `environment`: the DREIDING
  * type, with sulfonyl, sulfinyl and phosphoryl S and P and formal charges apart; the two resonance-equivalent
- * oxygens of a carboxylate, nitro group, sulfonate or phosphate alike) and by the size of the
+ * oxygens of a carboxylate, nitro group, sulfonate or phosphate alike; amide-type N_R apart from anilines,
+ * enamines and amidines, see {@link AMIDE_NITROGEN}) and by the size of the
  * smallest ring through all three (3 to 6; larger rings and chains count as open), and most specifically by the
  * centre's other neighbours too. A class's θ0 is fitted to MMFF94's structures: the mean angle of the class in
  * RDKit's ETKDG + MMFF94 structures of the oracle's training molecules (tests/data/reference/geometry.json,
@@ -73,12 +74,42 @@ const ENVIRONMENTS = new WeakMap<MolGraph, string[]>();
  */
 export const RESONANCE_OXYGEN = "O_2/O_3-";
 
-/** The environment label of every atom (./bond_lengths.ts; {@link RESONANCE_OXYGEN} apart), once per graph. */
+/**
+ * The label of an amide-type nitrogen: a non-aromatic N_R bonded to a carbonyl or thiocarbonyl carbon or to a
+ * doubly bonded nitrogen (amides, ureas, carbamates, hydrazides, hydrazones), MMFF94's atom type 10 (NC=O, NC=S,
+ * NN=C, NN=N). Its lone pair is delocalised into that π bond and the nitrogen is planar; an N_R bonded only to an
+ * aryl ring, a C=C or a C=N (anilines, enamines, amidines: MMFF94's type 40, NC=C) is pyramidal in MMFF94's
+ * structures (angle sum about 335–345°), and DREIDING types both N_R.
+ */
+export const AMIDE_NITROGEN = "N_R(am)";
+
+/** True for a non-aromatic N_R of the amide type ({@link AMIDE_NITROGEN}). */
+export function amideNitrogen(g: MolGraph, types: readonly DreidingType[], i: number): boolean {
+  if (types[i] !== "N_R" || g.atoms[i]!.aromatic) return false;
+  return g.neighbors[i]!.some((j) => {
+    const symbol = g.atoms[j]!.symbol;
+    if (symbol !== "C" && symbol !== "N") return false;
+    return g.bonds.some((b) => {
+      if (b.kekule !== 2 || (b.a !== j && b.b !== j)) return false;
+      const other = g.atoms[b.a === j ? b.b : b.a]!.symbol;
+      return symbol === "C" ? other === "O" || other === "S" : other === "C" || other === "N";
+    });
+  });
+}
+
+/**
+ * The environment label of every atom (./bond_lengths.ts; {@link RESONANCE_OXYGEN} and {@link AMIDE_NITROGEN}
+ * apart), once per graph.
+ */
 function environments(g: MolGraph, types: readonly DreidingType[]): string[] {
   const cached = ENVIRONMENTS.get(g);
   if (cached) return cached;
   const list = g.atoms.map((_, i) =>
-    resonanceEquivalentOxygen(g, i) ? RESONANCE_OXYGEN : environment(g, types, i)
+    resonanceEquivalentOxygen(g, i)
+      ? RESONANCE_OXYGEN
+      : amideNitrogen(g, types, i)
+      ? AMIDE_NITROGEN
+      : environment(g, types, i)
   );
   ENVIRONMENTS.set(g, list);
   return list;
