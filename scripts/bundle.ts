@@ -18,6 +18,7 @@ import { join, resolve } from "node:path";
 import process from "node:process";
 import { iconPng } from "./bundle/icon.ts";
 import { BUNDLE_ICON, bundleFileName, bundleManifest } from "./bundle/manifest.ts";
+import { installRuntimeDependencies } from "./runtime_dependencies.ts";
 
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 
@@ -38,15 +39,7 @@ function stagePackage(stage: string): string {
   step("unpacking the npm package", "tar", ["-xzf", join(stage, tarball), "-C", stage], process.cwd());
   const root = join(stage, "package");
   copyFileSync("package-lock.json", join(root, "package-lock.json"));
-  // --omit=optional: TypeScript, an optional peer of valibot, would otherwise come along.
-  step("npm ci --omit=dev (the npm registry must be reachable)", NPM, [
-    "ci",
-    "--omit=dev",
-    "--omit=optional",
-    "--ignore-scripts",
-    "--no-audit",
-    "--no-fund",
-  ], root);
+  installRuntimeDependencies(root);
   rmSync(join(root, "package-lock.json"));
   return root;
 }

@@ -24,6 +24,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import process from "node:process";
+import { installRuntimeDependencies } from "./runtime_dependencies.ts";
 
 /** Release targets and the file name of each binary. */
 export const TARGETS: Readonly<Record<string, string>> = {
@@ -46,24 +47,7 @@ function option(name: string): string[] {
 function stage(): string {
   const dir = mkdtempSync(join(tmpdir(), "chem-mcp-compile-"));
   for (const entry of STAGED) cpSync(entry, join(dir, entry), { recursive: true });
-  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const installed = spawnSync(npm, [
-    "ci",
-    "--omit=dev",
-    "--omit=optional",
-    "--ignore-scripts",
-    "--no-audit",
-    "--no-fund",
-  ], {
-    cwd: dir,
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  if (installed.status !== 0) {
-    console.error(
-      "npm ci --omit=dev --omit=optional failed in the staging directory; the npm registry must be reachable.",
-    );
-    process.exit(1);
-  }
+  installRuntimeDependencies(dir);
   return dir;
 }
 
