@@ -17,7 +17,7 @@
  * if missing; the npx rows need the installed tarball in .cache/artifacts/npm).
  * Run: deno run -A bench/cold_start_bench.ts [--rounds 9] [--burst-rounds 5] [--sections start,burst]
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -27,11 +27,10 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { connect } from "node:net";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import process from "node:process";
-import { mcpHeaders, post } from "../tests/helpers/http.ts";
 import { type Figures, loadPrevious } from "./previous.ts";
+import { type Call, httpServer, SEA_BINARY, type Server, stdioServer, toolCall } from "./servers.ts";
 
 function option(name: string, fallback: string): string {
   const index = process.argv.indexOf(name);
@@ -41,19 +40,10 @@ function option(name: string, fallback: string): string {
 const ROUNDS = Number(option("--rounds", "9"));
 const BURST_ROUNDS = Number(option("--burst-rounds", "5"));
 const SECTIONS = option("--sections", "start,burst").split(",");
-const META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
-type Call = { name: string; arguments: Record<string, unknown> };
 const FIRST: Call = { name: "canonical_smiles", arguments: { smiles: "OCC" } };
 const ATORVASTATIN = "CC(C)c1c(C(=O)Nc2ccccc2)c(-c2ccccc2)c(-c2ccc(F)cc2)n1CC[C@@H](O)C[C@@H](O)CC(=O)O";
 const CHEAP: Call = { name: "canonical_smiles", arguments: { smiles: ATORVASTATIN } };
 const HEAVY: Call = { name: "molecule_context_pack", arguments: { smiles: ATORVASTATIN } };
-
-function request(id: number, call: Call): string {
-  return JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { ...call, _meta: META } });
-}
 
 /** The floor: RDKit loaded by bare Node, answering the request's SMILES canonicalised (CommonJS, run from a file). */
 function floorScript(root: string): string {
@@ -124,7 +114,7 @@ function once(cmd: string, args: string[], cwd: string): Promise<[number, number
       if (text.includes("CCO")) done([ms, cpu]);
       else fail(new Error(`${cmd} ${args.join(" ")}: no answer (${text.slice(0, 200)})`));
     });
-    child.stdin.write(`${request(1, FIRST)}\n`);
+    child.stdin.write(`${toolCall(1, FIRST)}\n`);
   });
 }
 
@@ -146,7 +136,7 @@ function size(path: string): string {
   return existsSync(path) ? `${(statSync(path).size / 1_048_576).toFixed(1)} MiB` : "–";
 }
 
-const sea = resolve(".cache/artifacts/sea/chem-mcp");
+const sea = SEA_BINARY;
 if (!existsSync(sea)) {
   spawnSync(process.execPath, ["run", "-A", "scripts/build_sea.ts", "--out", sea], { stdio: "inherit" });
 }
@@ -193,7 +183,7 @@ async function coldStart(): Promise<void> {
       name: "single-executable binary (Node SEA)",
       cmd: sea,
       args: [],
-      cwd: resolve(".cache/artifacts/sea"),
+      cwd: dirname(sea),
       note: size(sea),
     },
   ];
@@ -255,117 +245,6 @@ async function coldStart(): Promise<void> {
 // ---------------------------------------------------------------------------------------------------------
 // First burst
 
-/** A fresh server process that answers tool calls. */
-interface Server {
-  /** Resolves with the call's latency, ms; rejects when the answer is not a successful result. */
-  call(call: Call): Promise<number>;
-  stop(): Promise<void>;
-}
-
-function command(runtime: string): [string, string[], string] {
-  switch (runtime) {
-    case "deno":
-      return [process.execPath, ["run", "-A", "mod.ts"], "."];
-    case "node":
-      return ["node", ["dist/src/runtime/node.js"], "."];
-    default:
-      return [sea, [], resolve(".cache/artifacts/sea")];
-  }
-}
-
-function launch(runtime: string, args: string[]): ChildProcess {
-  const [cmd, base, cwd] = command(runtime);
-  return spawn(cmd, [...base, ...args], { cwd, stdio: ["pipe", "pipe", "pipe"] });
-}
-
-function check(text: string): void {
-  const message = JSON.parse(text) as { result?: { isError?: boolean } };
-  if (!message.result || message.result.isError) throw new Error(`failed call: ${text.slice(0, 300)}`);
-}
-
-function stdioServer(runtime: string): Server {
-  const child = launch(runtime, []);
-  child.stderr!.resume();
-  const pending = new Map<number, (text: string) => void>();
-  let buffer = "";
-  let nextId = 0;
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-    buffer += chunk;
-    for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n")) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      const id = (JSON.parse(line) as { id: number }).id;
-      pending.get(id)?.(line);
-      pending.delete(id);
-    }
-  });
-  return {
-    call: (call) =>
-      new Promise((resolve, reject) => {
-        const id = nextId++;
-        const start = performance.now();
-        pending.set(id, (text) => {
-          try {
-            check(text);
-            resolve(performance.now() - start);
-          } catch (error) {
-            reject(error);
-          }
-        });
-        child.stdin!.write(`${request(id, call)}\n`);
-      }),
-    stop: async () => {
-      const closed = new Promise((resolve) => child.on("close", resolve));
-      child.stdin!.end();
-      await closed;
-    },
-  };
-}
-
-function httpCall(port: number, call: Call): Promise<number> {
-  const message = post(request(1, call), mcpHeaders("tools/call", call.name));
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    const chunks: Buffer[] = [];
-    const socket = connect(port, "127.0.0.1", () => socket.write(message));
-    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
-    socket.on("error", reject);
-    socket.on("close", () => {
-      const elapsed = performance.now() - start;
-      const text = Buffer.concat(chunks).toString("utf8");
-      try {
-        if (!text.startsWith("HTTP/1.1 200")) throw new Error(`HTTP answer: ${text.slice(0, 200)}`);
-        check(text.slice(text.indexOf("\r\n\r\n") + 4));
-        resolve(elapsed);
-      } catch (error) {
-        reject(error);
-      }
-    });
-  });
-}
-
-async function httpServer(runtime: string): Promise<Server> {
-  const child = launch(runtime, ["--transport", "streamable-http", "--port", "0", "--max-concurrency", "16"]);
-  child.stdout!.resume();
-  const port = await new Promise<number>((resolve, reject) => {
-    let text = "";
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
-      text += chunk;
-      const match = /listening on http:\/\/[^ ]*:(\d+)\/mcp/.exec(text);
-      if (match) resolve(Number(match[1]));
-    });
-    child.on("exit", () => reject(new Error(`server exited: ${text}`)));
-  });
-  return {
-    call: (call) => httpCall(port, call),
-    stop: async () => {
-      const closed = new Promise((resolve) => child.on("close", resolve));
-      child.kill();
-      await closed;
-    },
-  };
-}
-
 /** 8 heavy calls and the cheap one sent at once; the cheap call's latency once every call is answered. */
 async function burst(server: Server): Promise<number> {
   const heavy = Array.from({ length: 8 }, () => server.call(HEAVY));
@@ -376,7 +255,7 @@ async function burst(server: Server): Promise<number> {
 
 /** A fresh process: its first answer, then its first and second bursts (the cheap call's latency in each). */
 async function firstBursts(runtime: string, transport: string): Promise<[number, number]> {
-  const server = transport === "stdio" ? stdioServer(runtime) : await httpServer(runtime);
+  const server = transport === "stdio" ? stdioServer(runtime) : await httpServer(runtime, 16);
   await server.call(FIRST);
   const first = await burst(server);
   const second = await burst(server);

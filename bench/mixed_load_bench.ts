@@ -5,8 +5,8 @@
  * - a cheap call (canonical_smiles of atorvastatin) alone, right behind a burst of 8 heavy calls
  *   (molecule_context_pack of atorvastatin), and while 1, 8 and 32 heavy calls are kept in flight: p50/p99;
  * - heavy calls per second with one tool worker (`CHEM_MCP_WORKERS=1`) and with the default pool, as a ratio;
- * - each pooled tool's first call in a fresh process, sent once the server reports its pool warmed up (the
- *   time it reports is printed too), as a ratio to its steady-state time; and the context pack sent at once
+ * - each pooled tool's first call in a fresh process, sent once the process has gone quiet, its pool started
+ *   and warmed up (the time from the process's start to then is printed too), as a ratio to its steady-state time; and the context pack sent at once
  *   with the first answer, before the pool has started;
  * - the memory one more worker costs (RSS with 3 workers against 1, warmed up and used).
  *
@@ -15,12 +15,11 @@
  * Run: deno run -A bench/mixed_load_bench.ts [--runtimes deno,node,sea] [--transports stdio,http]
  *   [--sections latency,rate,first,memory] [--samples 100]
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { connect } from "node:net";
+import { spawn } from "node:child_process";
 import process from "node:process";
-import { mcpHeaders, post } from "../tests/helpers/http.ts";
+import { treeUsage } from "../tests/helpers/process.ts";
 import { type Figures, loadPrevious } from "./previous.ts";
+import { available, httpServer as startHttp, type Server, stdioServer as startStdio } from "./servers.ts";
 
 function option(name: string, fallback: string): string {
   const index = process.argv.indexOf(name);
@@ -52,152 +51,18 @@ const POOLED_CALLS: { name: string; arguments: Record<string, unknown> }[] = [
   { name: "find_mcs", arguments: { smiles_list: [ATORVASTATIN, ROSUVASTATIN] } },
   { name: "generate_3d", arguments: { smiles: ATORVASTATIN } },
 ];
-const META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
-type Call = { name: string; arguments: Record<string, unknown> };
-
-/** A running server that answers tool calls. */
-interface Server {
-  readonly pid: number;
-  /** Resolves with the call's latency, ms; rejects when the answer is not a successful result. */
-  call(call: Call): Promise<number>;
-  /** Resolves with the pool's start-up time the server reports on stderr (stdio servers). */
-  readonly warmed?: Promise<number>;
-  stop(): Promise<void>;
-}
-
-function command(runtime: string): [string, string[]] {
-  switch (runtime) {
-    case "deno":
-      return [process.execPath, ["run", "-A", "mod.ts"]];
-    case "node":
-      return ["node", ["dist/src/runtime/node.js"]];
-    default:
-      return [".cache/artifacts/sea/chem-mcp", []];
-  }
-}
-
-function available(runtime: string): boolean {
-  return runtime === "deno" ||
-    existsSync(runtime === "node" ? "dist/src/runtime/node.js" : command(runtime)[0]);
-}
-
-function request(id: number, call: Call): string {
-  return JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { ...call, _meta: META } });
-}
-
-function check(text: string): void {
-  const message = JSON.parse(text) as { result?: { isError?: boolean } };
-  if (!message.result || message.result.isError) throw new Error(`failed call: ${text.slice(0, 300)}`);
-}
-
-function launch(runtime: string, args: string[], env: Record<string, string>): ChildProcess {
-  const [cmd, base] = command(runtime);
-  return spawn(cmd, [...base, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-}
-
+/** A server over stdio that has answered its first call (RDKit loaded). */
 async function stdioServer(runtime: string, env: Record<string, string> = {}): Promise<Server> {
-  const child = launch(runtime, [], env);
-  const pending = new Map<number, (text: string) => void>();
-  let buffer = "";
-  let nextId = 0;
-  const warmed = new Promise<number>((resolve) => {
-    let text = "";
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
-      text += chunk;
-      const match = /warmed up in (\d+) ms/.exec(text);
-      if (match) resolve(Number(match[1]));
-    });
-  });
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-    buffer += chunk;
-    let nl: number;
-    while ((nl = buffer.indexOf("\n")) !== -1) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      const id = (JSON.parse(line) as { id: number }).id;
-      pending.get(id)?.(line);
-      pending.delete(id);
-    }
-  });
-  const server: Server = {
-    pid: child.pid!,
-    warmed,
-    call: (call) =>
-      new Promise((resolve, reject) => {
-        const id = nextId++;
-        const start = performance.now();
-        pending.set(id, (text) => {
-          const ms = performance.now() - start;
-          try {
-            check(text);
-            resolve(ms);
-          } catch (error) {
-            reject(error);
-          }
-        });
-        child.stdin!.write(`${request(id, call)}\n`);
-      }),
-    stop: async () => {
-      child.stdin!.end();
-      await new Promise((resolve) => child.on("close", resolve));
-    },
-  };
-  await server.call(CHEAP); // RDKit loaded, the process answers
+  const server = startStdio(runtime, env);
+  await server.call(CHEAP);
   return server;
 }
 
-function httpCall(port: number, call: Call): Promise<number> {
-  const message = post(request(1, call), mcpHeaders("tools/call", call.name));
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    const chunks: Buffer[] = [];
-    const socket = connect(port, "127.0.0.1", () => socket.write(message));
-    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
-    socket.on("error", reject);
-    socket.on("close", () => {
-      const ms = performance.now() - start;
-      const text = Buffer.concat(chunks).toString("utf8");
-      try {
-        if (!text.startsWith("HTTP/1.1 200")) throw new Error(`HTTP answer: ${text.slice(0, 200)}`);
-        check(text.slice(text.indexOf("\r\n\r\n") + 4));
-        resolve(ms);
-      } catch (error) {
-        reject(error);
-      }
-    });
-  });
-}
-
+/** A server over HTTP that has answered its first call; more connections than the heaviest load row keeps open. */
 async function httpServer(runtime: string, env: Record<string, string> = {}): Promise<Server> {
-  // More connections than the heaviest load row keeps open, so none is refused.
-  const args = ["--transport", "streamable-http", "--port", "0", "--max-concurrency", "64"];
-  const child = launch(runtime, args, env);
-  child.stdout!.resume();
-  const port = await new Promise<number>((resolve, reject) => {
-    let text = "";
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
-      text += chunk;
-      const match = /listening on http:\/\/[^ ]*:(\d+)\/mcp/.exec(text);
-      if (match) resolve(Number(match[1]));
-    });
-    child.on("exit", () => reject(new Error(`server exited: ${text}`)));
-  });
-  await httpCall(port, CHEAP);
-  return {
-    pid: child.pid!,
-    call: (call) => httpCall(port, call),
-    stop: async () => {
-      const closed = new Promise((resolve) => child.on("close", resolve));
-      child.kill();
-      await closed;
-    },
-  };
+  const server = await startHttp(runtime, 64, env);
+  await server.call(CHEAP);
+  return server;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -276,9 +141,9 @@ async function warm(server: Server): Promise<void> {
   }
 }
 
+/** Resident memory of the server and its tool workers (processes under Deno), MiB. */
 function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))!;
-  return Number(line.split(/\s+/)[1]) / 1024;
+  return treeUsage(pid).rssKiB / 1024;
 }
 
 const previous = loadPrevious("mixed_load");
@@ -348,12 +213,12 @@ for (const runtime of RUNTIMES) {
       "\nfirst call in a fresh process (stdio) once the pool is warm, against the median of the next 10\n",
     );
     console.log(
-      "| tool | pool warm after ms | first call ms | steady ms | ratio | first call vs previous run |",
+      "| tool | quiet after ms | first call ms | steady ms | ratio | first call vs previous run |",
     );
     console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
     for (const call of POOLED_CALLS) {
       const server = await stdioServer(runtime);
-      const warmMs = await server.warmed!;
+      const warmMs = (await server.settled()).toFixed(0);
       const first = await server.call(call);
       const next: number[] = [];
       for (let i = 0; i < 10; i++) next.push(await server.call(call));
