@@ -12,7 +12,7 @@ import { main, type Platform } from "../main.ts";
 import { Worker } from "node:worker_threads";
 import { listenNode } from "./tcp_node.ts";
 import type { WorkerHandle } from "../tools/isolation.ts";
-import { lowerHelperThreads, startLowPriorityThread } from "./worker_priority.ts";
+import { lowerThreads } from "./worker_priority.ts";
 
 /** Name of the RDKit WebAssembly asset inside a single-executable build (scripts/build_sea.ts). */
 export const SEA_WASM_ASSET = "RDKit_minimal.wasm";
@@ -105,10 +105,8 @@ compileFunction(new TextDecoder().decode(workerData), params, { filename: "${SEA
  * single executable the bundled script stored as an asset.
  */
 function spawnToolWorker(): WorkerHandle {
-  lowerHelperThreads();
-  const worker = startLowPriorityThread(() =>
-    sea?.isSea() ? seaWorker(sea) : new Worker(new URL("./worker_node.js", import.meta.url))
-  );
+  const worker = sea?.isSea() ? seaWorker(sea) : new Worker(new URL("./worker_node.js", import.meta.url));
+  lowerThreads(process.pid);
   worker.unref();
   return {
     post: (message) => worker.postMessage(message),

@@ -31,60 +31,41 @@ export function yieldCoresToProtocolThread(): void {
   if (process.platform === "linux") renice(0);
 }
 
-function threadIds(): Set<string> {
+function threadIds(): number[] {
   try {
-    return new Set(readdirSync("/proc/self/task"));
+    return readdirSync("/proc/self/task").map(Number);
   } catch {
-    return new Set();
+    return [];
   }
 }
 
 /**
- * Runs `start`, which creates a worker thread, and lowers the new thread's priority from its birth, on Linux:
- * a thread's own call comes only once the runtime has bootstrapped it and loaded its entry, tens of ms of CPU
- * that a fresh pool would otherwise spend beside the protocol thread at its priority. The new thread is the
- * one `/proc/self/task` gains while `start` runs (Node creates the thread inside `new Worker`).
- */
-export function startLowPriorityThread<T>(start: () => T): T {
-  if (process.platform !== "linux") return start();
-  const before = threadIds();
-  const result = start();
-  for (const id of threadIds()) if (!before.has(id)) renice(Number(id));
-  return result;
-}
-
-/**
  * Lowers a just-started worker process's priority from the parent, on Linux: this reaches the child's first
- * thread, usually before the runtime starts its helper threads, which inherit it. {@link lowerEveryThread},
- * called by the child itself, catches any thread started sooner.
+ * thread, usually before the runtime starts its helper threads, which inherit it. {@link lowerThreads}, called
+ * by the child itself, catches any thread started sooner.
  */
 export function lowerProcessPriority(pid: number): void {
   if (process.platform === "linux") renice(pid);
 }
 
 /**
- * Lowers every thread of this process, on Linux: a worker process's runtime helper threads (V8's compiler
- * threads above all, which optimise RDKit's hot functions during the warm-up) as well as its main thread.
+ * Lowers every thread of this process but `except` (a thread id), on Linux.
+ *
+ * - In a Deno worker process, with no exception: its main thread and the runtime's helper threads (V8's
+ *   compiler threads above all, which optimise RDKit's hot functions during the warm-up).
+ * - On Node's protocol thread right after `new Worker` (which creates the thread before it returns), with the
+ *   protocol thread as the exception: the new worker thread from its birth (its own call comes only once the
+ *   runtime has bootstrapped it and loaded its entry, tens of ms of CPU later) and the runtime's helper threads,
+ *   which the worker threads share: a fresh pool's first calls have them compile RDKit's hot functions again in
+ *   the optimising tier, tens of ms of CPU that a cheap call on the protocol thread waited behind. The protocol
+ *   thread's own code still runs while it is optimised in the background.
+ *
+ * @example
+ * ```ts
+ * lowerThreads(process.pid); // every thread but the main one
+ * ```
  */
-export function lowerEveryThread(): void {
+export function lowerThreads(except?: number): void {
   if (process.platform !== "linux") return;
-  for (const id of threadIds()) renice(Number(id));
-}
-
-let backgroundLowered = false;
-
-/**
- * Lowers, once, the priority of every thread of this process but the calling one, on Linux: called from the
- * protocol thread as the first worker thread starts, it reaches the runtime's helper threads (V8's compiler and
- * garbage-collector threads). Worker threads share them, and a fresh pool's first calls have them compile
- * RDKit's hot WebAssembly functions again in the optimising tier, tens of ms of CPU at the normal priority that
- * a cheap call on the protocol thread waited behind. Lowered, that work yields to the protocol thread like the
- * workers' own; the protocol thread's own code still runs while it is optimised in the background. Threads
- * started later inherit the protocol thread's priority.
- */
-export function lowerHelperThreads(): void {
-  if (backgroundLowered || process.platform !== "linux") return;
-  backgroundLowered = true;
-  const self = String(process.pid);
-  for (const id of threadIds()) if (id !== self) renice(Number(id));
+  for (const id of threadIds()) if (id !== except) renice(id);
 }
