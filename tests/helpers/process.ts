@@ -189,32 +189,43 @@ export interface TreeUsage {
   readonly rssKiB: number;
 }
 
-/** {@link TreeUsage} of `pid` and its descendants, from Linux /proc; NaN for both where there is no /proc. */
-export function treeUsage(pid: number): TreeUsage {
-  if (!existsSync(`/proc/${pid}/stat`)) return { cpuMs: NaN, rssKiB: NaN };
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+/** The fields of a /proc `stat` file after the command name (the first, index 0, is the state). */
+function statFields(path: string): string[] {
+  const stat = readFileSync(path, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
+/** CPU time from `stat` fields (utime and stime, in clock ticks of 10 ms), ms. */
+const cpuMsOf = (fields: string[]): number => (Number(fields[11]) + Number(fields[12])) * 10;
+
+/** `pid` and its descendants with their parents, from Linux /proc; empty where there is no /proc. */
+function processTree(pid: number): { pid: number; ppid: number }[] {
+  const parents = new Map<number, number>();
+  for (const entry of existsSync("/proc") ? readdirSync("/proc").filter((name) => /^\d+$/.test(name)) : []) {
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+      parents.set(Number(entry), Number(statFields(`/proc/${entry}/stat`)[1]));
     } catch {
       // Ended meanwhile.
     }
   }
+  const inTree = (p: number): boolean => p === pid || (parents.has(p) && p > 1 && inTree(parents.get(p)!));
+  return [...parents].filter(([p]) => inTree(p)).map(([p, ppid]) => ({ pid: p, ppid }));
+}
+
+/** {@link TreeUsage} of `pid` and its descendants, from Linux /proc; NaN for both where there is no /proc. */
+export function treeUsage(pid: number): TreeUsage {
+  if (!existsSync(`/proc/${pid}/stat`)) return { cpuMs: NaN, rssKiB: NaN };
   let cpuMs = 0;
   let rssKiB = 0;
-  const visit = (p: number) => {
+  for (const { pid: p } of processTree(pid)) {
     try {
-      const fields = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" ");
-      cpuMs += (Number(fields[11]) + Number(fields[12])) * 10;
+      const cpu = cpuMsOf(statFields(`/proc/${p}/stat`));
       rssKiB += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
+      cpuMs += cpu;
     } catch {
-      return;
+      // Ended meanwhile.
     }
-    for (const child of children.get(p) ?? []) visit(child);
-  };
-  visit(pid);
+  }
   return { cpuMs, rssKiB };
 }
 
@@ -232,29 +243,11 @@ export interface ThreadInfo {
 /** Every thread of `pid` and its descendants, from Linux /proc; empty where there is no /proc. */
 export function treeThreads(pid: number): ThreadInfo[] {
   const threads: ThreadInfo[] = [];
-  const parents = new Map<number, number>();
-  for (const entry of existsSync("/proc") ? readdirSync("/proc").filter((name) => /^\d+$/.test(name)) : []) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // Ended meanwhile.
-    }
-  }
-  const inTree = (p: number): boolean => p === pid || (parents.has(p) && p > 1 && inTree(parents.get(p)!));
-  for (const p of parents.keys()) {
-    if (!inTree(p)) continue;
+  for (const { pid: p, ppid } of processTree(pid)) {
     try {
       for (const tid of readdirSync(`/proc/${p}/task`)) {
-        const stat = readFileSync(`/proc/${p}/task/${tid}/stat`, "utf8");
-        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        threads.push({
-          pid: p,
-          ppid: parents.get(p)!,
-          tid: Number(tid),
-          nice: Number(fields[16]),
-          cpuMs: (Number(fields[11]) + Number(fields[12])) * 10,
-        });
+        const fields = statFields(`/proc/${p}/task/${tid}/stat`);
+        threads.push({ pid: p, ppid, tid: Number(tid), nice: Number(fields[16]), cpuMs: cpuMsOf(fields) });
       }
     } catch {
       // Ended meanwhile.
