@@ -24,7 +24,7 @@
  * @module
  */
 import { environment, resonanceEquivalentOxygen } from "./bond_lengths.ts";
-import type { MolGraph } from "./graph.ts";
+import { doubleBonded, type MolGraph } from "./graph.ts";
 import { type DreidingType, VALENCE } from "./parameters.ts";
 import { MMFF_ANGLES } from "../data/mmff_geometry.ts";
 
@@ -89,9 +89,8 @@ export function amideNitrogen(g: MolGraph, types: readonly DreidingType[], i: nu
   return g.neighbors[i]!.some((j) => {
     const symbol = g.atoms[j]!.symbol;
     if (symbol !== "C" && symbol !== "N") return false;
-    return g.bonds.some((b) => {
-      if (b.kekule !== 2 || (b.a !== j && b.b !== j)) return false;
-      const other = g.atoms[b.a === j ? b.b : b.a]!.symbol;
+    return doubleBonded(g, j).some((k) => {
+      const other = g.atoms[k]!.symbol;
       return symbol === "C" ? other === "O" || other === "S" : other === "C" || other === "N";
     });
   });

@@ -33,7 +33,7 @@
  *
  * @module
  */
-import type { GraphBond, MolGraph } from "./graph.ts";
+import { doubleBonded, type GraphBond, type MolGraph } from "./graph.ts";
 import { bondLength, type DreidingType } from "./parameters.ts";
 import { BOND_LENGTH_SHIFTS } from "../data/mmff_geometry.ts";
 
@@ -255,10 +255,7 @@ function resonanceOxygen(g: MolGraph, bond: GraphBond): number | null {
     const terminal = terminalOxygens(g, centre);
     if (!terminal.includes(o)) continue;
     const anion = terminal.some((j) => g.atoms[j]!.charge < 0);
-    const oxo = g.bonds.some((b) =>
-      b.kekule === 2 &&
-      ((b.a === centre && terminal.includes(b.b)) || (b.b === centre && terminal.includes(b.a)))
-    );
+    const oxo = doubleBonded(g, centre).some((j) => terminal.includes(j));
     if (anion && oxo) return centre;
   }
   return null;

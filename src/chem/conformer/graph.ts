@@ -222,3 +222,17 @@ function markRingBonds(bonds: GraphBond[], neighbors: readonly number[][]): void
 export function pairKey(i: number, j: number): string {
   return i < j ? `${i},${j}` : `${j},${i}`;
 }
+
+/**
+ * The atoms that atom `i` shares a double bond with in the Kekulé form.
+ *
+ * @example
+ * ```ts
+ * doubleBonded(graphFromJson(json), 1); // [2] for the carbonyl carbon of acetaldehyde "CC=O"
+ * ```
+ */
+export function doubleBonded(g: MolGraph, i: number): number[] {
+  return g.bonds.filter((b) => b.kekule === 2 && (b.a === i || b.b === i)).map((
+    b,
+  ) => (b.a === i ? b.b : b.a));
+}
