@@ -36,7 +36,7 @@ writeFileSync(
     main: bundle,
     output: blob,
     disableExperimentalSEAWarning: true,
-    // Names as in src/runtime/node.ts (SEA_WASM_ASSET, SEA_WORKER_ASSET): the tool worker runs from the
+    // Names as in src/runtime/wasm_node.ts (SEA_WASM_ASSET, SEA_WORKER_ASSET): the tool worker runs from the
     // bundled script with eval, since a single executable has no file to point a worker at.
     assets: {
       "RDKit_minimal.wasm": require.resolve("@rdkit/rdkit/RDKit_minimal.wasm"),

@@ -1,129 +1,15 @@
 #!/usr/bin/env node
 /**
- * Node.js entry: binds process stdin/stdout and node:fs to the runtime-neutral program.
+ * Node.js entry. It starts compiling RDKit's WebAssembly first and only then loads the program (src/runtime/
+ * node_main.ts), so the two overlap: evaluating the program's modules takes the protocol thread some 18 ms that
+ * would otherwise come before the compilation (docs/benchmarks.md, "Cold start").
  *
  * @module
  */
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { availableParallelism } from "node:os";
-import process from "node:process";
-import { main, type Platform } from "../main.ts";
-import { Worker } from "node:worker_threads";
-import { listenNode } from "./tcp_node.ts";
-import type { WorkerHandle } from "../tools/isolation.ts";
-import { lowerThreads } from "./worker_priority.ts";
+import { compileRDKitWasm } from "./wasm_node.ts";
 
-/** Name of the RDKit WebAssembly asset inside a single-executable build (scripts/build_sea.ts). */
-export const SEA_WASM_ASSET = "RDKit_minimal.wasm";
-/** Name of the bundled tool-worker script inside a single-executable build. */
-export const SEA_WORKER_ASSET = "tool_worker.cjs";
-
-/** The part of `node:sea` we use (typed here because Deno, which also checks this file, has no such module). */
-interface SeaModule {
-  isSea(): boolean;
-  getAsset(key: string): ArrayBuffer;
-  getAsset(key: string, encoding: string): string;
-}
-
-// node:sea is looked up at run time: Deno type-checks this file too and has no such module.
-const sea = process.getBuiltinModule?.("node:sea") as SeaModule | undefined;
-
-/** The RDKit WebAssembly: an embedded asset in a single executable, else the file in node_modules. */
-async function loadWasm(): Promise<BufferSource> {
-  if (sea?.isSea()) return sea.getAsset(SEA_WASM_ASSET);
-  return await readFile(createRequire(import.meta.url).resolve("@rdkit/rdkit/RDKit_minimal.wasm"));
-}
-
-/**
- * The client closed our stdout: no answer can reach anyone any more, so the process ends at once with status 0
- * and no trace (docs/decisions.md, "Connection faults"). Any other write failure is a real fault.
- */
-function endIfStdoutClosed(error: unknown): void {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === "EPIPE" || code === "ECONNRESET" || code === "ERR_STREAM_DESTROYED") process.exit(0);
-}
-
-// A stream 'error' without a listener is thrown from the event loop; these are the listeners.
-process.stdout.on("error", (error) => {
-  endIfStdoutClosed(error);
-  throw error;
-});
-// Diagnostics nobody reads are dropped; they never decide whether the server keeps serving.
-process.stderr.on("error", () => {});
-
-/** Node bindings of {@link Platform}. */
-export const nodePlatform: Platform = {
-  stderr: (text) => void process.stderr.write(text),
-  stdout: (text) =>
-    new Promise((resolve, reject) =>
-      process.stdout.write(text, (error) => {
-        if (!error) return resolve();
-        endIfStdoutClosed(error);
-        reject(error);
-      })
-    ),
-  loadWasm,
-  stdinIsTerminal: process.stdin.isTTY === true,
-  env: process.env,
-  readStdin: (onChunk) =>
-    new Promise((resolve, reject) => {
-      process.stdin.on("data", (chunk: Buffer) => {
-        const busy = onChunk(chunk);
-        if (!busy) return;
-        process.stdin.pause();
-        void busy.then(() => process.stdin.resume());
-      });
-      process.stdin.on("end", resolve);
-      process.stdin.on("error", reject);
-    }),
-  listen: listenNode,
-  spawnToolWorker,
-  parallelism: availableParallelism(),
-};
-
-/**
- * Starts the bundled tool-worker script of a single executable, which has no file to point a worker at. The
- * script's bytes go to the new thread, which decodes and compiles them itself: decoding its 3.5 MB to a string
- * for `eval` took the protocol thread 3–4 ms per worker, at the moment a fresh pool starts and a client's first
- * calls arrive.
- */
-function seaWorker(sea: SeaModule): Worker {
-  const script = sea.getAsset(SEA_WORKER_ASSET); // a copy of the asset's bytes, ours to hand over
-  return new Worker(SEA_WORKER_BOOT, { eval: true, workerData: script, transferList: [script] });
-}
-
-/** What a single executable's worker thread runs first: the tool-worker script, as a CommonJS module body. */
-const SEA_WORKER_BOOT = `const { workerData } = require("node:worker_threads");
-const { compileFunction } = require("node:vm");
-const params = ["require", "module", "exports", "__filename", "__dirname"];
-compileFunction(new TextDecoder().decode(workerData), params, { filename: "${SEA_WORKER_ASSET}" })(
-  require, module, exports, __filename, __dirname);`;
-
-/**
- * A worker thread running the tool-worker entry: dist/src/runtime/worker_node.js beside this file, or in a
- * single executable the bundled script stored as an asset.
- */
-function spawnToolWorker(): WorkerHandle {
-  const worker = sea?.isSea() ? seaWorker(sea) : new Worker(new URL("./worker_node.js", import.meta.url));
-  lowerThreads(process.pid);
-  worker.unref();
-  return {
-    post: (message) => worker.postMessage(message),
-    onMessage: (listener) => void worker.on("message", listener),
-    onFailure: (listener) => {
-      worker.on("error", (error) => listener(error.stack ?? String(error)));
-      worker.on("exit", (code) => listener(`exited with code ${code}`));
-    },
-    terminate: () => void worker.terminate(),
-    // An idle worker must not keep the process alive after stdin ends; a busy one must, until it answers.
-    hold: (busy) => (busy ? worker.ref() : worker.unref()),
-  };
-}
-
-// A container's first process gets no default signal action: without handlers SIGTERM and SIGINT would be
-// ignored there, and a pod would wait out its whole termination grace period before being killed.
-process.once("SIGTERM", () => process.exit(143));
-process.once("SIGINT", () => process.exit(130));
+const wasm = compileRDKitWasm();
+// Awaited by the program once loaded; marked as handled so that a failed read is reported there, once.
+wasm.catch(() => {});
 // No top-level await: the single-executable build bundles this file as CommonJS.
-main(process.argv.slice(2), nodePlatform).then((code) => (process.exitCode = code));
+void import("./node_main.ts").then(({ runNode }) => runNode(wasm));
