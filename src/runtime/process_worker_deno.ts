@@ -13,7 +13,7 @@ import type { WorkerHandle, WorkerReply, WorkerRequest } from "../tools/isolatio
 import { MAX_REQUEST_BYTES } from "../protocol/jsonrpc.ts";
 import { LineSplitter } from "../transport/lines.ts";
 import rdkitWasm from "./rdkit_wasm_deno.js";
-import { lowerProcessPriority, lowerThreads } from "./worker_priority.ts";
+import { joinMainThreadPriority, lowerProcessPriority } from "./worker_priority.ts";
 
 /** The hidden first argument that makes the program serve as a tool worker on stdin/stdout. */
 export const PROCESS_WORKER_FLAG = "--tool-worker-process";
@@ -122,7 +122,7 @@ const MAX_WORKER_REQUEST_BYTES = 2 * MAX_REQUEST_BYTES;
 export async function serveProcessWorker(): Promise<void> {
   // As in the thread workers: lower the priority before loading the tools, most of a worker's start, and here
   // the runtime's compiler threads too, which belong to this process alone.
-  lowerThreads();
+  joinMainThreadPriority();
   const { serveTools } = await import("../tools/tool_worker.ts");
   const encoder = new TextEncoder();
   let listener: (message: WorkerRequest) => void = () => {};

@@ -4,31 +4,46 @@
  * @module
  */
 import { readdirSync } from "node:fs";
-import { setPriority } from "node:os";
+import { getPriority, setPriority } from "node:os";
 import process from "node:process";
 
 /**
- * Nice value of a tool worker: the `nice` command's default. Pool work is throughput work; the protocol
- * thread's work is latency work, and on a busy machine (a pool warming up, 8 costly calls on 2 cores) a cheap
- * call otherwise waits for a core behind the workers (docs/decisions.md, "Cold start and first burst").
+ * How far below the protocol thread tool workers run, in nice steps: the `nice` command's default. Pool work is
+ * throughput work; the protocol thread's work is latency work, and on a busy machine (a pool warming up, 8
+ * costly calls on 2 cores) a cheap call otherwise waits for a core behind the workers (docs/decisions.md, "Cold
+ * start and first burst"). Relative, not absolute: a server started at nice 15 keeps its workers below itself
+ * (at 19, the lowest), where an absolute 10 would put them above it.
  */
-export const WORKER_NICE = 10;
+export const WORKER_NICE_STEP = 10;
 
-/** Only an optimisation: a refusal (a sandbox without the call) leaves the priority as it was. */
-function renice(id: number): void {
+/** The lowest priority Linux has. */
+const LOWEST_NICE = 19;
+
+/** The nice value for tool workers of the server whose protocol thread is `protocolThread` (a thread id). */
+function workerNice(protocolThread: number): number {
+  return Math.min(LOWEST_NICE, getPriority(protocolThread) + WORKER_NICE_STEP);
+}
+
+/**
+ * Lowers a thread or process to `nice`, never raising it. Only an optimisation: a refusal (a sandbox without
+ * the call) leaves the priority as it was, and the worker serves the same calls at its inherited priority.
+ */
+function lower(id: number, nice: () => number): void {
   try {
-    setPriority(id, WORKER_NICE);
+    const target = nice();
+    if (getPriority(id) < target) setPriority(id, target);
   } catch {
-    // The worker serves the same calls at its inherited priority.
+    // As it was.
   }
 }
 
 /**
- * Lowers the calling thread's CPU priority to {@link WORKER_NICE}, on Linux only: there the nice value belongs
- * to each thread (setpriority(2), NOTES), elsewhere it would lower the whole process, protocol thread included.
+ * Lowers the calling worker thread below the protocol thread (the process's main thread), on Linux only: there
+ * the nice value belongs to each thread (setpriority(2), NOTES), elsewhere it would lower the whole process,
+ * protocol thread included.
  */
 export function yieldCoresToProtocolThread(): void {
-  if (process.platform === "linux") renice(0);
+  if (process.platform === "linux") lower(0, () => workerNice(process.pid));
 }
 
 function threadIds(): number[] {
@@ -40,32 +55,38 @@ function threadIds(): number[] {
 }
 
 /**
- * Lowers a just-started worker process's priority from the parent, on Linux: this reaches the child's first
- * thread, usually before the runtime starts its helper threads, which inherit it. {@link lowerThreads}, called
- * by the child itself, catches any thread started sooner.
+ * Lowers a just-started worker process below the calling protocol thread, from the parent, on Linux: this
+ * reaches the child's first thread, usually before the runtime starts its helper threads, which inherit it.
+ * {@link joinMainThreadPriority}, called by the child itself, catches any thread started sooner.
  */
 export function lowerProcessPriority(pid: number): void {
-  if (process.platform === "linux") renice(pid);
+  if (process.platform === "linux") lower(pid, () => workerNice(process.pid));
 }
 
 /**
- * Lowers every thread of this process but `except` (a thread id), on Linux.
- *
- * - In a Deno worker process, with no exception: its main thread and the runtime's helper threads (V8's
- *   compiler threads above all, which optimise RDKit's hot functions during the warm-up).
- * - On Node's protocol thread right after `new Worker` (which creates the thread before it returns), with the
- *   protocol thread as the exception: the new worker thread from its birth (its own call comes only once the
- *   runtime has bootstrapped it and loaded its entry, tens of ms of CPU later) and the runtime's helper threads,
- *   which the worker threads share: a fresh pool's first calls have them compile RDKit's hot functions again in
- *   the optimising tier, tens of ms of CPU that a cheap call on the protocol thread waited behind. The protocol
- *   thread's own code still runs while it is optimised in the background.
+ * In a Deno worker process, lowered by its parent: brings every other thread of the process to its main
+ * thread's priority, the runtime's helper threads above all (V8's compiler threads, which optimise RDKit's hot
+ * functions during the warm-up).
+ */
+export function joinMainThreadPriority(): void {
+  if (process.platform !== "linux") return;
+  for (const id of threadIds()) lower(id, () => getPriority(process.pid));
+}
+
+/**
+ * On Node's protocol thread right after `new Worker` (which creates the thread before it returns), lowers every
+ * other thread of the process, on Linux: the new worker thread from its birth (its own call comes only once the
+ * runtime has bootstrapped it and loaded its entry, tens of ms of CPU later) and the runtime's helper threads,
+ * which the worker threads share: a fresh pool's first calls have them compile RDKit's hot functions again in
+ * the optimising tier, tens of ms of CPU that a cheap call on the protocol thread waited behind. The protocol
+ * thread's own code still runs while it is optimised in the background.
  *
  * @example
  * ```ts
  * lowerThreads(process.pid); // every thread but the main one
  * ```
  */
-export function lowerThreads(except?: number): void {
+export function lowerThreads(protocolThread: number): void {
   if (process.platform !== "linux") return;
-  for (const id of threadIds()) if (id !== except) renice(id);
+  for (const id of threadIds()) if (id !== protocolThread) lower(id, () => workerNice(protocolThread));
 }
