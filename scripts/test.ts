@@ -67,8 +67,8 @@ const reportPath = (): string => join(reports, `report-${++reportCount}.xml`);
 async function denoTests(title = "deno test", paths = ["tests/"]): Promise<Outcome> {
   console.log(`\n== ${title}`);
   const report = reportPath();
-  const { code } = await run(deno, ["test", "-A", `--junit-path=${report}`, ...paths]);
-  return junitOutcome(title, report, code);
+  const { code, out } = await run(deno, ["test", "-A", `--junit-path=${report}`, ...paths]);
+  return junitOutcome(title, report, code, out);
 }
 
 async function nodeTests(
