@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import process from "node:process";
 import {
   childEnv,
@@ -20,6 +21,7 @@ import {
   verdictLines,
 } from "../../scripts/test_report.ts";
 import { IS_DENO, ROOT } from "../helpers/process.ts";
+import { NOTICES_ENV, sayOnce } from "../helpers/skip.ts";
 
 /** As `deno test --junit-path` writes it (Deno 2.9): file as classname, `<skipped/>` without a reason. */
 const DENO_REPORT = `<?xml version="1.0" encoding="UTF-8"?>
@@ -122,19 +124,15 @@ test("Deno's summary: the modules listed as uncaught errors, and its failed coun
 });
 
 /**
- * Runs the Deno this repository pins on a test file that throws while loading (as browser_test.ts does when an
- * installed Chromium will not start) beside one that fails, and returns the stage's outcome from its report and
- * output, as scripts/test.ts reads them.
+ * Runs the Deno this repository pins on the given test files in a temporary directory and returns the stage's
+ * outcome from its report and output, as scripts/test.ts reads them.
  */
-function denoRunWithModuleError(): { outcome: ReturnType<typeof junitOutcome>; output: string } {
+function denoRun(
+  files: Record<string, string>,
+): { outcome: ReturnType<typeof junitOutcome>; output: string } {
   const dir = mkdtempSync(join(tmpdir(), "chem-mcp-report-test-"));
   try {
-    writeFileSync(join(dir, "boom_test.ts"), 'throw new Error("no Chromium binary at /nope");\n');
-    writeFileSync(
-      join(dir, "fail_test.ts"),
-      'Deno.test("fails", () => {\n  throw new Error("1 !== 2");\n});\nDeno.test("passes", () => {});\n',
-    );
-    writeFileSync(join(dir, "ok_test.ts"), 'Deno.test("fine", () => {});\n');
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
     const deno = IS_DENO ? process.execPath : join(ROOT, "node_modules/.bin/deno");
     const report = join(dir, "report.xml");
     const run = spawnSync(deno, ["test", "-A", "--no-check", `--junit-path=${report}`, "."], {
@@ -150,7 +148,13 @@ function denoRunWithModuleError(): { outcome: ReturnType<typeof junitOutcome>; o
 }
 
 test("a Deno test file that fails while loading is named and counted even when another test fails", () => {
-  const { outcome, output } = denoRunWithModuleError();
+  // As browser_test.ts does when an installed Chromium will not start.
+  const { outcome, output } = denoRun({
+    "boom_test.ts": 'throw new Error("no Chromium binary at /nope");\n',
+    "fail_test.ts":
+      'Deno.test("fails", () => {\n  throw new Error("1 !== 2");\n});\nDeno.test("passes", () => {});\n',
+    "ok_test.ts": 'Deno.test("fine", () => {});\n',
+  });
   assert.match(output, /FAILED \| 2 passed \| 2 failed/, "Deno itself counts both failures");
   assert.deepEqual(outcome.failures, [
     "deno test › fail_test.ts › fails",
@@ -165,6 +169,45 @@ test("a Deno test file that fails while loading is named and counted even when a
     "",
     "2 passed, 2 failed",
   ]);
+});
+
+test("a test skipped under Deno keeps its reason in the verdict through its name", () => {
+  const helper = pathToFileURL(join(ROOT, "tests/helpers/skip.ts")).href;
+  const { outcome } = denoRun({
+    "skip_test.ts": `import { test } from "node:test";
+import { skipName } from ${JSON.stringify(helper)};
+const skip = "no Chromium: this is plan9-riscv";
+test(skipName("page loads", skip), { skip }, () => {});
+test(skipName("always runs", false), { skip: false }, () => {});
+`,
+  });
+  assert.deepEqual(outcome.skips, [
+    "deno test › skip_test.ts › page loads (not run: no Chromium: this is plan9-riscv)",
+  ]);
+  assert.equal(outcome.passed, 1);
+});
+
+test("a notice is said once per run of the test command, and always outside it", () => {
+  const said: unknown[] = [];
+  const error = console.error;
+  const saved = process.env[NOTICES_ENV];
+  const dir = mkdtempSync(join(tmpdir(), "chem-mcp-notices-test-"));
+  console.error = (line: unknown) => said.push(line);
+  try {
+    delete process.env[NOTICES_ENV];
+    sayOnce("no-chromium", "first");
+    sayOnce("no-chromium", "second");
+    process.env[NOTICES_ENV] = dir;
+    sayOnce("no-chromium", "third");
+    sayOnce("no-chromium", "fourth");
+    sayOnce("other", "fifth");
+  } finally {
+    console.error = error;
+    if (saved === undefined) delete process.env[NOTICES_ENV];
+    else process.env[NOTICES_ENV] = saved;
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.deepEqual(said, ["first", "second", "third", "fifth"]);
 });
 
 test("a failure Deno counts but names nowhere still counts, so the tally agrees with Deno's", () => {
