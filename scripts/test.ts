@@ -21,6 +21,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import process from "node:process";
 import { childEnv, junitOutcome, type Outcome, single, sum, verdictLines } from "./test_report.ts";
+import { NOTICES_ENV } from "../tests/helpers/skip.ts";
 
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
 
@@ -32,7 +33,7 @@ function run(
   return new Promise((resolve) => {
     const child = spawn(cmd, args, {
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...childEnv(), ...env },
+      env: { ...childEnv(), [NOTICES_ENV]: notices, ...env },
     });
     let out = "";
     const tee = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
@@ -63,12 +64,15 @@ async function check(name: string, cmd: string, args: string[]): Promise<Outcome
 const reports = mkdtempSync(join(tmpdir(), "chem-mcp-test-reports-"));
 let reportCount = 0;
 const reportPath = (): string => join(reports, `report-${++reportCount}.xml`);
+/** Notices the suites print once per run however many runtimes run them (tests/helpers/skip.ts). */
+const notices = join(reports, "notices");
+mkdirSync(notices);
 
 async function denoTests(title = "deno test", paths = ["tests/"]): Promise<Outcome> {
   console.log(`\n== ${title}`);
   const report = reportPath();
-  const { code } = await run(deno, ["test", "-A", `--junit-path=${report}`, ...paths]);
-  return junitOutcome(title, report, code);
+  const { code, out } = await run(deno, ["test", "-A", `--junit-path=${report}`, ...paths]);
+  return junitOutcome(title, report, code, out);
 }
 
 async function nodeTests(

@@ -96,16 +96,48 @@ export function junitCases(xml: string): JunitCase[] {
   return cases;
 }
 
+// deno-lint-ignore no-control-regex
+const ANSI = /\x1b\[[0-9;]*m/g;
+
 /**
- * The outcome of a test runner's stage from its JUnit report. A runner that exited non-zero with no failure in
- * its report (a file that did not load, a crash before the report) counts as one failure named after the stage.
+ * What Deno's own summary says failed outside its JUnit report: the modules under "FAILURES" marked `(uncaught
+ * error)` (a test file that threw while loading, or an error no test caught), and the failed count of its closing
+ * `FAILED | N passed | N failed` line. Deno counts such a module as a failure but writes no test case for it.
  */
-export function junitOutcome(stage: string, reportPath: string, exitCode: number): Outcome {
+export function denoSummary(output: string): { uncaught: string[]; failed?: number } {
+  const text = output.replace(ANSI, "");
+  const tally = [...text.matchAll(/^(?:FAILED|ok) \| \d+ passed[^|\n]*\| (\d+) failed/gm)].at(-1);
+  // Deno's list sits right above its tally; a list further up came from something a test ran.
+  const before = text.slice(0, tally?.index ?? text.length);
+  const heading = before.lastIndexOf("\n FAILURES \n");
+  const list = heading < 0 ? "" : before.slice(heading + "\n FAILURES \n".length).trim();
+  const uncaught = list.includes("\n\n") ? [] : list.split("\n")
+    .flatMap((line) => /^(.+) \(uncaught error\)$/.exec(line.trim())?.[1] ?? []);
+  return tally ? { uncaught, failed: Number(tally[1]) } : { uncaught };
+}
+
+/**
+ * The outcome of a test runner's stage from its JUnit report, and for Deno from its console output too (see
+ * {@link denoSummary}): each module it reports as an uncaught error is one failure. A runner that exited non-zero
+ * with no failure accounted for (a crash before the report) counts as one failure named after the stage.
+ */
+export function junitOutcome(stage: string, reportPath: string, exitCode: number, denoOutput = ""): Outcome {
   const cases = existsSync(reportPath) ? junitCases(readFileSync(reportPath, "utf8")) : [];
   // Node names its test files' classname "test"; Deno names the file. Only a file name helps the reader.
   const file = (c: JunitCase) => /[/.]/.test(c.classname) ? c.classname.replace(/^\.\//, "") : "";
   const label = (c: JunitCase) => [stage, file(c), c.name].filter(Boolean);
   const failures = cases.filter((c) => c.status === "failed").map((c) => label(c).join(" › "));
+  const summary = denoSummary(denoOutput);
+  failures.push(
+    ...summary.uncaught.map((module) => `${stage} › ${module.replace(/^\.\//, "")} (uncaught error)`),
+  );
+  // Should Deno ever count a failure that neither its report nor its list names, the tally still agrees with it.
+  const named = failures.length;
+  if (summary.failed !== undefined && summary.failed > named) {
+    failures.push(
+      `${stage}: ${summary.failed - named} more failed by Deno's own count than it named (see above)`,
+    );
+  }
   const skips = cases.filter((c) => c.status === "skipped")
     .map((c) => label(c).join(" › ") + (c.message && !c.name.includes(c.message) ? ` (${c.message})` : ""));
   if (exitCode !== 0 && failures.length === 0) {
@@ -113,7 +145,7 @@ export function junitOutcome(stage: string, reportPath: string, exitCode: number
   }
   return {
     passed: cases.filter((c) => c.status === "passed").length,
-    failed: failures.length,
+    failed: Math.max(failures.length, summary.failed ?? 0),
     skipped: skips.length,
     failures,
     skips,

@@ -4,6 +4,7 @@ import { spawn, spawnSync } from "node:child_process";
 import process from "node:process";
 import { collect, LineClient, runServer, serverCommand, startServer } from "../helpers/process.ts";
 import { initialize, modern, MODERN_META, request } from "../helpers/protocol.ts";
+import { skipName } from "../helpers/skip.ts";
 
 const lines = (text: string) => text.split("\n").filter((l) => l.length > 0);
 // When the server is started through `npx`, npm may add its own "npm warn …" lines; they are not ours.
@@ -182,9 +183,11 @@ test("stdio: a client that does not read its answers makes the server stop readi
 const HAS_SCRIPT = process.platform === "linux" && spawnSync("script", ["--version"]).status === 0;
 const shellQuote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 
-test("stdio: on a terminal the server says once on stderr that it waits for JSON-RPC on stdin", {
-  skip: HAS_SCRIPT ? false : "needs util-linux `script` to give the server a terminal",
-}, async () => {
+const NO_TERMINAL = HAS_SCRIPT ? false : "needs util-linux `script` to give the server a terminal";
+const TERMINAL_TEST =
+  "stdio: on a terminal the server says once on stderr that it waits for JSON-RPC on stdin";
+
+test(skipName(TERMINAL_TEST, NO_TERMINAL), { skip: NO_TERMINAL }, async () => {
   const [cmd, base] = serverCommand();
   const line = [cmd, ...base].map(shellQuote).join(" ");
   // Stdin of `script` is a pipe we never write to; the server's stdin is the terminal `script` opened.

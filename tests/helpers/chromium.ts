@@ -77,7 +77,7 @@ function playwrightChromiums(): string[] {
  * The Chromium inside the npm package `@sparticuz/chromium`, unpacked on first use (into the system's temporary
  * directory, where the package keeps it), with the flags the package says its build needs.
  */
-async function bundledChromium(): Promise<ChromiumSearch> {
+export async function bundledChromium(): Promise<ChromiumSearch> {
   if (process.platform !== "linux" || process.arch !== "x64") {
     return {
       missing: `@sparticuz/chromium carries Linux x86_64 only, this is ${process.platform}-${process.arch}`,

@@ -7,8 +7,10 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import process from "node:process";
 import { Validator } from "@cfworker/json-schema";
 import { parse } from "yaml";
 import { changelogSections, releaseNotes, withBundleHash } from "../../scripts/release/metadata.ts";
@@ -21,6 +23,8 @@ const pkg = JSON.parse(read("package.json")) as { version: string; repository: {
 
 interface Step {
   name?: string;
+  if?: string;
+  env?: Record<string, string>;
   uses?: string;
   run?: string;
   with?: Record<string, string>;
@@ -88,6 +92,7 @@ test("release workflow: npm publishes the attested tarball with provenance; the 
   assert.equal(npm.permissions?.["id-token"], "write");
   const publish = npm.steps[stepIndex(npm, /npm publish/)]!;
   assert.match(publish.run!, /^npm publish \.\/chem-mcp-\*\.tgz --provenance --access public$/);
+  assert.equal(publish.if, undefined, "npm publish is never skipped");
   assert.ok(stepIndex(npm, /^actions\/download-artifact@/) >= 0);
   // npm checks a provenance statement against the package's repository field.
   assert.match(pkg.repository.url, /^git\+https:\/\/github\.com\/[^/]+\/[^/]+\.git$/);
@@ -95,6 +100,28 @@ test("release workflow: npm publishes the attested tarball with provenance; the 
   const attest = image.steps[stepIndex(image, /^actions\/attest-build-provenance@/)]!;
   assert.equal(attest.with?.["push-to-registry"], true as unknown as string);
   assert.equal(image.permissions?.attestations, "write");
+});
+
+test("release workflow: without the NPM_TOKEN secret no release is made, before anything is built", () => {
+  const assets = release.jobs.assets!;
+  const gate = assets.steps[0]!;
+  assert.equal(gate.env?.HAS_NPM_TOKEN, "${{ secrets.NPM_TOKEN != '' }}");
+  assert.equal(gate.if, undefined);
+  // The gate's own script, run as the runner runs it (bash -e), with and without the secret.
+  for (const [has, code] of [["true", 0], ["false", 1]] as const) {
+    const result = spawnSync("bash", ["-e", "-c", gate.run!], {
+      env: { PATH: process.env.PATH ?? "", HAS_NPM_TOKEN: has },
+      encoding: "utf8",
+    });
+    assert.equal(result.status, code, `HAS_NPM_TOKEN=${has}`);
+    if (code) {
+      assert.match(result.stdout, /^::error title=NPM_TOKEN is not set::No release without the npm package/);
+    }
+  }
+  // Every job of the release comes after the gate: the assets job runs it first, the rest need that job.
+  for (const [name, job] of Object.entries(release.jobs)) {
+    if (name !== "assets") assert.equal(job.needs, "assets", `${name} needs assets`);
+  }
 });
 
 const KEEP_A_CHANGELOG_KINDS = ["Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"];

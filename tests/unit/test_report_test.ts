@@ -5,10 +5,23 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { childEnv, junitCases, junitOutcome, single, sum, verdictLines } from "../../scripts/test_report.ts";
+import { pathToFileURL } from "node:url";
+import process from "node:process";
+import {
+  childEnv,
+  denoSummary,
+  junitCases,
+  junitOutcome,
+  single,
+  sum,
+  verdictLines,
+} from "../../scripts/test_report.ts";
+import { IS_DENO, ROOT } from "../helpers/process.ts";
+import { NOTICES_ENV, sayOnce } from "../helpers/skip.ts";
 
 /** As `deno test --junit-path` writes it (Deno 2.9): file as classname, `<skipped/>` without a reason. */
 const DENO_REPORT = `<?xml version="1.0" encoding="UTF-8"?>
@@ -73,6 +86,144 @@ test("a stage's outcome names its failures and skips; a non-zero exit without a 
     const crashed = junitOutcome("node --test (dist/)", join(dir, "absent.xml"), 7);
     assert.deepEqual(crashed.failures, ["node --test (dist/): exit 7 before any test reported (see above)"]);
     assert.equal(crashed.failed, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** The end of what `deno test` printed (Deno 2.9.5) for a module that threw while loading and one failed test. */
+const DENO_OUTPUT = `running 1 test from ./fail_test.ts
+fails ... FAILED (538µs)
+
+ ERRORS 
+
+./boom_test.ts (uncaught error)
+error: (in promise) Error: no Chromium binary at /nope
+
+ FAILURES 
+
+./boom_test.ts (uncaught error)
+fails => ./fail_test.ts:1:6
+
+FAILED | 2 passed | 2 failed | 1 ignored (57ms)
+
+error: Test failed`;
+
+test("Deno's summary: the modules listed as uncaught errors, and its failed count", () => {
+  assert.deepEqual(denoSummary(DENO_OUTPUT), { uncaught: ["./boom_test.ts"], failed: 2 });
+  // Colour codes, as on a terminal, change nothing.
+  const coloured = DENO_OUTPUT.replace(" FAILURES ", "\x1b[1m\x1b[37m\x1b[41m FAILURES \x1b[0m")
+    .replace("(uncaught error)\nfails", "\x1b[31m(uncaught error)\x1b[0m\nfails")
+    .replace("FAILED |", "\x1b[31mFAILED\x1b[0m |");
+  assert.deepEqual(denoSummary(coloured), { uncaught: ["./boom_test.ts"], failed: 2 });
+  assert.deepEqual(denoSummary("ok | 3 passed | 0 failed (4ms)\n"), { uncaught: [], failed: 0 });
+  assert.deepEqual(denoSummary(""), { uncaught: [] });
+  // A list printed by something a test ran, above Deno's own closing lines, is not Deno's.
+  const nested = `${DENO_OUTPUT}\n\nmore output\n\nok | 4 passed | 0 failed (1s)\n`;
+  assert.deepEqual(denoSummary(nested), { uncaught: [], failed: 0 });
+});
+
+/**
+ * Runs the Deno this repository pins on the given test files in a temporary directory and returns the stage's
+ * outcome from its report and output, as scripts/test.ts reads them.
+ */
+function denoRun(
+  files: Record<string, string>,
+): { outcome: ReturnType<typeof junitOutcome>; output: string } {
+  const dir = mkdtempSync(join(tmpdir(), "chem-mcp-report-test-"));
+  try {
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    const deno = IS_DENO ? process.execPath : join(ROOT, "node_modules/.bin/deno");
+    const report = join(dir, "report.xml");
+    const run = spawnSync(deno, ["test", "-A", "--no-check", `--junit-path=${report}`, "."], {
+      cwd: dir,
+      encoding: "utf8",
+      env: childEnv(process.env, false),
+    });
+    const output = `${run.stdout}${run.stderr}`;
+    return { outcome: junitOutcome("deno test", report, run.status ?? 1, output), output };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test("a Deno test file that fails while loading is named and counted even when another test fails", () => {
+  // As browser_test.ts does when an installed Chromium will not start.
+  const { outcome, output } = denoRun({
+    "boom_test.ts": 'throw new Error("no Chromium binary at /nope");\n',
+    "fail_test.ts":
+      'Deno.test("fails", () => {\n  throw new Error("1 !== 2");\n});\nDeno.test("passes", () => {});\n',
+    "ok_test.ts": 'Deno.test("fine", () => {});\n',
+  });
+  assert.match(output, /FAILED \| 2 passed \| 2 failed/, "Deno itself counts both failures");
+  assert.deepEqual(outcome.failures, [
+    "deno test › fail_test.ts › fails",
+    "deno test › boom_test.ts (uncaught error)",
+  ]);
+  assert.equal(outcome.failed, 2);
+  assert.equal(outcome.passed, 2);
+  assert.deepEqual(verdictLines(outcome).slice(-5), [
+    "Failed (2):",
+    "  deno test › fail_test.ts › fails",
+    "  deno test › boom_test.ts (uncaught error)",
+    "",
+    "2 passed, 2 failed",
+  ]);
+});
+
+test("a test skipped under Deno keeps its reason in the verdict through its name", () => {
+  const helper = pathToFileURL(join(ROOT, "tests/helpers/skip.ts")).href;
+  const { outcome } = denoRun({
+    "skip_test.ts": `import { test } from "node:test";
+import { skipName } from ${JSON.stringify(helper)};
+const skip = "no Chromium: this is plan9-riscv";
+test(skipName("page loads", skip), { skip }, () => {});
+test(skipName("always runs", false), { skip: false }, () => {});
+`,
+  });
+  assert.deepEqual(outcome.skips, [
+    "deno test › skip_test.ts › page loads (not run: no Chromium: this is plan9-riscv)",
+  ]);
+  assert.equal(outcome.passed, 1);
+});
+
+test("a notice is said once per run of the test command, and always outside it", () => {
+  const said: unknown[] = [];
+  const error = console.error;
+  const saved = process.env[NOTICES_ENV];
+  const dir = mkdtempSync(join(tmpdir(), "chem-mcp-notices-test-"));
+  console.error = (line: unknown) => said.push(line);
+  try {
+    delete process.env[NOTICES_ENV];
+    sayOnce("no-chromium", "first");
+    sayOnce("no-chromium", "second");
+    process.env[NOTICES_ENV] = dir;
+    sayOnce("no-chromium", "third");
+    sayOnce("no-chromium", "fourth");
+    sayOnce("other", "fifth");
+  } finally {
+    console.error = error;
+    if (saved === undefined) delete process.env[NOTICES_ENV];
+    else process.env[NOTICES_ENV] = saved;
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.deepEqual(said, ["first", "second", "third", "fifth"]);
+});
+
+test("a failure Deno counts but names nowhere still counts, so the tally agrees with Deno's", () => {
+  const dir = mkdtempSync(join(tmpdir(), "chem-mcp-report-test-"));
+  try {
+    writeFileSync(join(dir, "deno.xml"), DENO_REPORT);
+    const outcome = junitOutcome(
+      "deno test",
+      join(dir, "deno.xml"),
+      1,
+      "FAILED | 1 passed | 3 failed (9ms)\n",
+    );
+    assert.equal(outcome.failed, 3);
+    assert.deepEqual(outcome.failures.slice(1), [
+      "deno test: 2 more failed by Deno's own count than it named (see above)",
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

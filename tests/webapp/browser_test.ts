@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { BUNDLED_CHROMIUM, type ChromiumLaunch, findChromium, noChromiumLine } from "../helpers/chromium.ts";
+import { sayOnce, skipName } from "../helpers/skip.ts";
 import { startWebApp, type WebAppServer } from "./webapp_process.ts";
 
 let server: WebAppServer | undefined;
@@ -42,8 +43,10 @@ const started = "found" in search ? await launch(search.found) : search.missing;
 /** Why the browser tests are skipped, or false when they run. */
 const skip = typeof started === "string" ? `no Chromium: ${started}` : false;
 if (typeof started !== "string") browser = started;
-// Said once here; each test then reports itself skipped for this reason instead of failing on a missing browser.
-if (typeof started === "string") console.error(noChromiumLine(started));
+// Said once per run of the test command (the suite runs under Deno and Node); each test then reports itself
+// skipped for this reason, in its name so that Deno's report keeps it, instead of failing on a missing browser.
+if (typeof started === "string") sayOnce("no-chromium", noChromiumLine(started));
+const named = (name: string) => skipName(name, skip);
 
 before(async () => {
   if (browser) server = await startWebApp();
@@ -112,7 +115,7 @@ function assertGeometryMatchesVerdicts(points: PlottedPoint[]): void {
   }
 }
 
-test("descriptors and Lipinski verdict of a typed SMILES appear on the page", { skip }, async () => {
+test(named("descriptors and Lipinski verdict of a typed SMILES appear on the page"), { skip }, async () => {
   const page = await openPage();
   await page.getByLabel("SMILES", { exact: true }).fill("CC(=O)Oc1ccccc1C(=O)O");
   await page.getByRole("button", { name: "Depict and compute" }).click();
@@ -146,9 +149,10 @@ test("descriptors and Lipinski verdict of a typed SMILES appear on the page", { 
   await page.close();
 });
 
-test("BOILED-Egg: a BBB-penetrant molecule is drawn in the yolk, a poorly absorbed one outside the white", {
-  skip,
-}, async () => {
+const EGG_TEST =
+  "BOILED-Egg: a BBB-penetrant molecule is drawn in the yolk, a poorly absorbed one outside the white";
+
+test(named(EGG_TEST), { skip }, async () => {
   const page = await openPage();
   const smilesBox = page.getByLabel("SMILES", { exact: true });
   const compute = page.getByRole("button", { name: "Depict and compute" });
@@ -176,7 +180,7 @@ test("BOILED-Egg: a BBB-penetrant molecule is drawn in the yolk, a poorly absorb
   await page.close();
 });
 
-test("similarity search ranks the library and depicts the hits", { skip }, async () => {
+test(named("similarity search ranks the library and depicts the hits"), { skip }, async () => {
   const page = await openPage();
   // Descriptors first, so the screenshot shows both halves of the page filled in.
   await page.getByRole("button", { name: "Depict and compute" }).click();
