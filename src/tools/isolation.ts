@@ -20,6 +20,7 @@ import { CancelledError, ChemError, type ChemErrorCode, ChemMcpError } from "../
 import { loadRDKit, takeLargestMolecule } from "../chem/rdkit.ts";
 import {
   inputAtoms,
+  ITEMS_SUFFIX,
   LARGE_INPUT_ATOMS,
   POOLED_DEADLINE_MS,
   POOLED_TOOLS,
@@ -544,6 +545,8 @@ function unwrap(
   reply: CallOutcome,
   deadlineMs: number,
 ): unknown {
+  // A list call's chunk answers in the name of the tool the caller called.
+  const name = tool.name.replace(ITEMS_SUFFIX, "");
   switch (reply.kind) {
     case "result":
       return reply.value;
@@ -552,7 +555,7 @@ function unwrap(
     case "timeout":
       throw new ChemError(
         "COMPUTATION_TIMEOUT",
-        `${tool.name} was stopped after ${deadlineMs / 1000} s: ` +
+        `${name} was stopped after ${deadlineMs / 1000} s: ` +
           (tool.isolation
             ? "this input makes the computation grow exponentially (for example a large wildcard ring in a " +
               "SMARTS). Simplify the input or raise its time limit."
@@ -565,7 +568,7 @@ function unwrap(
     case "failure":
       throw new ChemError(
         "UNSUPPORTED_MOLECULE",
-        `RDKit failed on this input inside ${tool.name} (its worker was replaced; nothing else was affected). ` +
+        `RDKit failed on this input inside ${name} (its worker was replaced; nothing else was affected). ` +
           "Try a smaller or simpler molecule or pattern.",
         { cause: reply.kind === "died" ? "worker_died" : "worker_failure" },
       );

@@ -170,9 +170,7 @@ async function runChunk(
     return await run(form.chunk, { ...rest, [LIST_ARG]: smiles, start }, withdraw) as ChunkResult;
   } catch (error) {
     if (error instanceof CancelledError) throw error;
-    const retry = smiles.length > 1 &&
-      (!(error instanceof ChemError) || error.code === "COMPUTATION_TIMEOUT");
-    if (retry) {
+    if (smiles.length > 1 && oneMoleculeAtFault(error)) {
       const items: ChunkResult["items"] = [];
       let shared: Record<string, unknown> | undefined;
       for (const [i, one] of smiles.entries()) {
@@ -185,6 +183,16 @@ async function runChunk(
     if (!(error instanceof ChemError)) throw error;
     return { items: smiles.map((_, i) => itemError(start + i, error)) };
   }
+}
+
+/**
+ * Whether `error` may come from one molecule of the chunk: its deadline, or its worker trapped or died (the pool
+ * reports those as UNSUPPORTED_MOLECULE with the cause in `details`).
+ */
+function oneMoleculeAtFault(error: unknown): boolean {
+  if (!(error instanceof ChemError)) return true;
+  const cause = error.details?.cause;
+  return error.code === "COMPUTATION_TIMEOUT" || cause === "worker_died" || cause === "worker_failure";
 }
 
 /** The chunk tool's work (in a worker or in place): the single tool on each molecule, reduced to its entry. */

@@ -158,6 +158,31 @@ test("chunks: at most `workers` in flight, results in order, a timed-out chunk r
   }
 });
 
+test("a chunk whose worker dies or traps is run again one molecule per call: only the culprit fails", async () => {
+  const calc = tool("calc_properties");
+  const list = DRUGS50.slice(0, 8).map((d) => d.smiles);
+  const culprit = list[3]!;
+  for (const cause of ["worker_died", "worker_failure"]) {
+    const sizes: number[] = [];
+    // As the pool answers when the worker running the culprit is lost (src/tools/isolation.ts).
+    const run = async (t: (typeof TOOLS)[number], args: Record<string, unknown>) => {
+      const items = args.smiles_list as string[];
+      sizes.push(items.length);
+      if (items.includes(culprit)) {
+        throw new ChemError("UNSUPPORTED_MOLECULE", "RDKit failed on this input", { cause });
+      }
+      return await t.run(args);
+    };
+    const out = await runList(calc, { smiles_list: list }, run, 1) as {
+      summary: string;
+      results: unknown[];
+    };
+    assert.equal(out.summary, "8 molecules: 7 answered, 1 failed (indices 3).", cause);
+    assert.equal((out.results[3] as { error: { code: string } }).error.code, "UNSUPPORTED_MOLECULE");
+    assert.ok(sizes.includes(1) && sizes[0]! > 1, `${cause}: chunk sizes ${sizes}`);
+  }
+});
+
 test("workers serve the chunk tools; chunk size is at most a fortieth of the cap, ≥ 4 chunks per worker", () => {
   const names = new Set(WORKER_TOOLS.map((t) => t.name));
   for (const t of TOOLS) if (t.list) assert.ok(names.has(`${t.name}:items`), t.name);
