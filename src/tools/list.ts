@@ -15,7 +15,6 @@
  */
 import * as v from "valibot";
 import { CancelledError, ChemError } from "../errors.ts";
-import { smilesString } from "./common.ts";
 import { ITEMS_SUFFIX } from "./placement.ts";
 import type { ListSpec, ObjectSchema, Tool } from "./tool.ts";
 
@@ -337,9 +336,11 @@ function listInput(tool: Tool, spec: ListSpec, item: string): ObjectSchema {
   const schema = v.strictObject({
     ...entries,
     [item]: v.optional(single),
+    // An entry that is empty or too long is that item's typed error, not the call's; the list as a whole stays
+    // bounded by its cap here and by the request size limit (1 MiB) before it is decoded.
     [LIST_ARG]: v.optional(
       v.pipe(
-        v.array(smilesString),
+        v.array(v.string()),
         v.check((list: string[]) => list.length > 0, `${LIST_ARG} holds at least one SMILES.`),
         v.maxLength(spec.cap),
         v.description(`In place of ${item}.`),

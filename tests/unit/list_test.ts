@@ -127,6 +127,21 @@ test("exactly one of the molecule and smiles_list; caps; ranking only with a lis
   assert.deepEqual(Object.keys(egg), ["gi_absorbed", "bbb_penetrant", "logp", "tpsa", "method"]);
 });
 
+test("an empty or over-long entry is that item's typed error; the call succeeds", async () => {
+  const list = ["", "CCO", "C".repeat(20_001), " "];
+  const out = (await call("calc_properties", { smiles_list: list })).result!.structuredContent as {
+    summary: string;
+    results: ({ error: { code: string } } | unknown[])[];
+  };
+  assert.equal(out.summary, "4 molecules: 1 answered, 3 failed (indices 0, 2, 3).");
+  const codes = out.results.map((r) => Array.isArray(r) ? "row" : r.error.code);
+  assert.deepEqual(codes, ["INVALID_SMILES", "row", "MOLECULE_TOO_LARGE", "INVALID_SMILES"]);
+  // The single form keeps its bounds as argument rules; the list's total length is bounded by the request size.
+  assert.equal((await call("calc_properties", { smiles: "" })).error?.code, -32602);
+  const large = { smiles_list: Array(60).fill("C".repeat(20_000)) };
+  assert.equal((await call("calc_properties", large)).error?.code, -32600);
+});
+
 test("chunks: at most `workers` in flight, results in order, a timed-out chunk retried one by one", async () => {
   const calc = tool("calc_properties");
   const list = DRUGS50.slice(0, 40).map((d) => d.smiles);
