@@ -15,6 +15,17 @@ const endpointFields = {
 
 const endpointSchema = (what: string) => v.pipe(v.object(endpointFields), v.description(what));
 
+/** The endpoints of an ADMET profile, in the order of its list rows. */
+export const ADMET_ENDPOINTS = [
+  "bbb",
+  "caco2",
+  "herg",
+  "cyp3a4",
+  "ames",
+  "ppb",
+  "hepatic_clearance",
+] as const;
+
 /** `admet_profile`: seven heuristic ADMET estimates from published rules of thumb. */
 export const admetProfileTool = defineTool({
   name: "admet_profile",
@@ -86,15 +97,7 @@ export const admetProfileTool = defineTool({
   }),
   list: {
     cap: 1000,
-    columns: [
-      "endpoints.bbb.prediction",
-      "endpoints.caco2.prediction",
-      "endpoints.herg.prediction",
-      "endpoints.cyp3a4.prediction",
-      "endpoints.ames.prediction",
-      "endpoints.ppb.prediction",
-      "endpoints.hepatic_clearance.prediction",
-    ],
+    columns: ADMET_ENDPOINTS.map((endpoint) => `endpoints.${endpoint}.prediction`),
   },
   run: ({ smiles }) => ({ smiles, ...admetProfile(smiles) }),
 });

@@ -241,18 +241,25 @@ function without(record: Record<string, unknown>, path: readonly string[]): Reco
 
 /** The shared fields' values in `result`, nested as in the result (`admet.method` under `admet`). */
 function sharedValues(paths: readonly string[], result: Record<string, unknown>): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
+  let values: Record<string, unknown> = {};
   for (const path of paths) {
-    const [head, ...rest] = path.split(".");
-    const value = pick(result, path.split("."));
-    if (value === undefined) continue;
-    if (rest.length === 0) values[head!] = value;
-    else {values[head!] = {
-        ...(values[head!] as Record<string, unknown> | undefined),
-        [rest.join(".")]: value,
-      };}
+    const keys = path.split(".");
+    const value = pick(result, keys);
+    if (value !== undefined) values = withValue(values, keys, value);
   }
   return values;
+}
+
+/** `record` with `value` at `path`, the objects along it created or copied. */
+function withValue(
+  record: Record<string, unknown>,
+  path: readonly string[],
+  value: unknown,
+): Record<string, unknown> {
+  const [head, ...rest] = path;
+  if (head === undefined) return record;
+  const inner = (record[head] ?? {}) as Record<string, unknown>;
+  return { ...record, [head]: rest.length === 0 ? value : withValue(inner, rest, value) };
 }
 
 /** The value at `path`; through an array, one value per element. */

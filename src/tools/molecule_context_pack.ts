@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { ALERTS_MAX_HEAVY_ATOMS } from "../chem/alerts.ts";
 import { identifiers } from "../chem/represent.ts";
 import { MolJsonSchema, toMolJson } from "../chem/moljson.ts";
-import { admetProfileTool } from "./admet_profile.ts";
+import { ADMET_ENDPOINTS, admetProfileTool } from "./admet_profile.ts";
 import { boiledEggTool } from "./boiled_egg.ts";
 import { brenkCheckTool } from "./brenk_check.ts";
 import { calcPropertiesTool } from "./calc_properties.ts";
@@ -129,6 +129,9 @@ export const moleculeContextPackTool = defineTool({
       "boiled_egg.method",
       "admet.method",
       "admet.heuristic",
+      ...ADMET_ENDPOINTS.map((endpoint) => `admet.endpoints.${endpoint}.reference`),
+      "moljson.format",
+      "moljson.version",
     ],
   },
   run: async ({ smiles, format }) => {

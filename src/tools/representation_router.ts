@@ -47,7 +47,8 @@ export const representationRouterTool = defineTool({
     matched: v.pipe(v.nullable(v.string()), v.description("Text of the task that triggered a keyword rule.")),
     heuristic: v.pipe(v.literal(true), v.description("Always true: documented rules, not a benchmark.")),
   }),
-  list: { cap: 100 },
+  // The rule, and so the representation and its reason, rest on the task alone: the same for every molecule.
+  list: { cap: 100, columns: ["text"], shared: ["representation", "reason", "rule", "matched"] },
   run: ({ smiles, task, task_kind }) => ({
     smiles,
     ...chooseRepresentation({ smiles, task, task_kind }),

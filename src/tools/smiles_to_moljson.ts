@@ -25,7 +25,7 @@ export const smilesToMoljsonTool = defineTool({
     bond_count: count("Bonds in the MolJSON."),
     moljson: MolJsonSchema,
   }),
-  list: { cap: 50 },
+  list: { cap: 50, shared: ["moljson.format", "moljson.version"] },
   run: ({ smiles }) => {
     const moljson = toMolJson(smiles);
     return {

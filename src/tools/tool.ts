@@ -91,7 +91,10 @@ export interface ListSpec {
    * list item keeps, as one row of values; without columns each item is the single result minus what is shared.
    */
   readonly columns?: readonly string[];
-  /** Top-level result fields equal for every item besides `method`, literals and echoed arguments. */
+  /**
+   * Paths (dot-separated) of result fields that rest on the arguments alone, so are equal for every item: said
+   * once above the items, besides `method`, literals and echoed arguments.
+   */
   readonly shared?: readonly string[];
   /** A numeric column `threshold` and `top_k` rank by (best first, each row with its list position). */
   readonly rank?: string;

@@ -95,14 +95,30 @@ test("smarts_match: one pattern over smiles_list, the pattern said once", async 
 });
 
 test("object-form tools drop the echo and the shared fields from each item", async () => {
-  const out = (await call("retrosynthesis", { smiles_list: ["CC(=O)Nc1ccc(O)cc1", "CCO"] })).result!
-    .structuredContent as { method: string; heuristic: true; results: Record<string, unknown>[] };
-  assert.equal(out.heuristic, true);
+  const out = (await call("smiles_to_moljson", { smiles_list: ["CC(=O)Nc1ccc(O)cc1", "CCO"] })).result!
+    .structuredContent as { moljson: Record<string, unknown>; results: Record<string, unknown>[] };
+  assert.deepEqual(out.moljson, { format: "moljson", version: 1 });
   assert.equal(out.results.length, 2);
   for (const item of out.results) {
-    assert.equal("smiles" in item || "method" in item || "heuristic" in item, false);
-    assert.ok("disconnections" in item);
+    assert.equal("smiles" in item, false);
+    assert.deepEqual(Object.keys(item.moljson as object), ["atoms", "bonds"]);
   }
+});
+
+test("what rests on the arguments alone is said once: the router's choice, each ADMET endpoint's reference", async () => {
+  const list = ["CC(=O)Nc1ccc(O)cc1", ASPIRIN];
+  const task = "look the compound up in a database";
+  const router = (await call("representation_router", { smiles_list: list, task })).result!;
+  const out = router.structuredContent as { representation: string; columns: string[]; results: string[][] };
+  assert.equal(out.representation, "inchi");
+  assert.deepEqual(out.columns, ["text"]);
+  assert.match(out.results[1]![0]!, /^InChI=1S\/C9H8O4/);
+  assert.equal(router.content![0]!.text.split("Standard InChI is").length, 2);
+  const pack = (await call("molecule_context_pack", { smiles_list: list, format: "json" })).result!;
+  const admet =
+    (pack.structuredContent as { admet: { endpoints: Record<string, { reference: string }> } }).admet;
+  assert.equal(admet.endpoints.herg!.reference, "Gleeson 2008");
+  assert.equal(pack.content![0]!.text.split('Kazius et al. 2005"').length, 2);
 });
 
 test("exactly one of the molecule and smiles_list; caps; ranking only with a list", async () => {
