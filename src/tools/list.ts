@@ -41,6 +41,7 @@ interface SchemaNode {
   readonly type: string;
   readonly wrapped?: v.GenericSchema;
   readonly item?: v.GenericSchema;
+  readonly items?: readonly v.GenericSchema[];
   readonly entries?: Record<string, v.GenericSchema>;
 }
 
@@ -377,10 +378,7 @@ function listOutput(
 ): ObjectSchema {
   const outputs = node(tool.output).entries ?? {};
   const entry = columns
-    ? v.pipe(
-      v.tuple(columns.map((path) => path === "index" ? INDEX : columnSchema(tool.output, path.split(".")))),
-      v.description("One molecule's values."),
-    )
+    ? v.tuple(columns.map((path) => path === "index" ? INDEX : columnSchema(tool.output, path.split("."))))
     : v.pipe(
       v.record(v.string(), v.unknown()),
       v.description(`${tool.name}'s single answer less ${item} and the fields given once above.`),
@@ -406,7 +404,9 @@ function listOutput(
       : {}),
     results: v.pipe(
       v.array(v.union([entry, ITEM_ERROR])),
-      v.description("One per molecule, in input order (ranked with threshold or top_k)."),
+      v.description(
+        `One per molecule, in input order${tool.list?.rank ? " (ranked with threshold or top_k)" : ""}.`,
+      ),
     ),
   }) as unknown as ObjectSchema;
 }
@@ -431,6 +431,13 @@ function columnSchema(schema: v.GenericSchema, path: readonly string[]): v.Gener
   const [head, ...rest] = path;
   if (head === undefined) return schema;
   if (n.type === "array" && n.item) return v.array(columnSchema(n.item, path));
+  if (n.type === "tuple" && n.items) {
+    // A tuple of one schema repeated (a bond's two fragments) is described once.
+    const same = n.items.every((item) => item === n.items![0]);
+    return same
+      ? v.array(columnSchema(n.items[0]!, path))
+      : v.tuple(n.items.map((item) => columnSchema(item, path)));
+  }
   const entry = n.entries?.[head];
   if (!entry) throw new Error(`no field '${head}' in a column path`);
   return columnSchema(entry, rest);

@@ -103,7 +103,18 @@ export const retrosynthesisTool = defineTool({
     ),
     method: v.pipe(v.string(), v.description("Method and references.")),
   }),
-  list: { cap: 50 },
+  // Rows keep each disconnection's fragments and their SA scores, best first; the cut bond's atoms and BRICS
+  // environments are workings (the environments are also the [n*] labels of the fragments).
+  list: {
+    cap: 50,
+    columns: [
+      "component_count",
+      "disconnection_count",
+      "truncated",
+      "disconnections.fragments.smiles",
+      "disconnections.fragments.sa_score",
+    ],
+  },
   run: async ({ smiles, max_results }) => {
     await loadSaFragmentTable();
     const result = bricsDisconnections(smiles, (s) => saScore(s).score);

@@ -6,6 +6,7 @@
 import { configureNameLookup, nameLookupConfig } from "../../src/chem/lookup.ts";
 import { toMolJson } from "../../src/chem/moljson.ts";
 import { createServer } from "../../src/create_server.ts";
+import { TOOLS } from "../../src/tools/registry.ts";
 import type { Connection } from "../../src/protocol/server.ts";
 import { DRUGS50 } from "../data/drugs50.ts";
 import { MOLJSON_SET } from "../data/moljson_set.ts";
@@ -67,9 +68,8 @@ export const HUNDRED_MOLECULES: readonly string[] = [
 ].slice(0, 100);
 
 /**
- * The tools whose list answer is rows of summary values, with the arguments besides the molecules; the others
- * (canonical_smiles' and ecfp4's one SMILES or 512 hex digits per molecule, MolJSON, XYZ, disconnections, representations, the context pack) carry per-molecule
- * payloads that are the answer itself, and are measured without a budget (bench/tokens.ts).
+ * The tools whose list answer keeps within the budget, with the arguments besides the molecules (measured over
+ * `HUNDRED_MOLECULES`, or the first `cap` of them for a tool whose cap is lower).
  */
 export const LIST_BUDGET_TOOLS: Readonly<Record<string, Record<string, unknown>>> = {
   parse_smiles: {},
@@ -82,7 +82,29 @@ export const LIST_BUDGET_TOOLS: Readonly<Record<string, Record<string, unknown>>
   brenk_check: {},
   admet_profile: {},
   boiled_egg: {},
+  retrosynthesis: {},
+  representation_router: { task: "look the compound up in a database" },
 };
+
+/**
+ * The tools whose answer per molecule is itself the payload (a SMILES, 512 hex digits, MolJSON, XYZ, a context
+ * pack), so no list form can reach the budget: their arguments and the list/single ratio each is held to, the
+ * measured ratio rounded up (docs/decisions.md, "Lists of molecules").
+ */
+export const LIST_EXEMPT_TOOLS: Readonly<Record<string, { args: Record<string, unknown>; ratio: number }>> = {
+  canonical_smiles: { args: {}, ratio: 0.38 },
+  ecfp4: { args: {}, ratio: 0.71 },
+  smiles_to_moljson: { args: {}, ratio: 0.96 },
+  generate_3d: { args: {}, ratio: 0.59 },
+  molecule_context_pack: { args: { format: "json" }, ratio: 0.64 },
+};
+
+/** The molecules a list of `tool` is measured on: {@link HUNDRED_MOLECULES} up to the tool's cap. */
+export function listMolecules(tool: string): readonly string[] {
+  const cap = TOOLS.find((t) => t.name === tool)?.list?.cap;
+  if (cap === undefined) throw new Error(`tool '${tool}' has no list form`);
+  return HUNDRED_MOLECULES.slice(0, cap);
+}
 
 /** Characters of one list call over `molecules` and of the single calls of the same molecules (successes). */
 export async function listAndSingles(

@@ -121,6 +121,17 @@ test("what rests on the arguments alone is said once: the router's choice, each 
   assert.equal(pack.content![0]!.text.split('Kazius et al. 2005"').length, 2);
 });
 
+test("retrosynthesis rows: each disconnection's fragments and their SA scores, best first", async () => {
+  const out = (await call("retrosynthesis", { smiles_list: ["CC(=O)Nc1ccc(O)cc1", "CCO"] })).result!
+    .structuredContent as { heuristic: true; columns: string[]; results: unknown[][] };
+  assert.equal(out.heuristic, true);
+  const [parts, found, truncated, fragments, scores] = out.results[0]!;
+  assert.deepEqual([parts, found, truncated], [1, 2, false]);
+  assert.deepEqual((fragments as string[][])[0], ["[1*]C(C)=O", "[5*]Nc1ccc(O)cc1"]);
+  assert.deepEqual((scores as number[][])[0], [4.0275, 2.9133]);
+  assert.deepEqual(out.results[1], [1, 0, false, [], []]);
+});
+
 test("exactly one of the molecule and smiles_list; caps; ranking only with a list", async () => {
   for (
     const args of [
