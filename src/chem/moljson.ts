@@ -151,9 +151,9 @@ export const MolJsonSchema = v.pipe(
     bonds: v.pipe(v.array(bondSchema), v.maxLength(MAX_MOLJSON_BONDS), v.description("Bonds.")),
   }),
   v.description(
-    "MolJSON v1 (docs/moljson.md), 0-based indices. Fields left out take their defaults: charge 0, isotope " +
-      "null, hydrogens 0, radical_electrons 0, aromatic false, chirality null; bond index its position, order 1, " +
-      "stereo null.",
+    "MolJSON v1 (docs/moljson.md), 0-based indices. Defaults of fields left out: charge 0, isotope null, " +
+      "hydrogens 0, radical_electrons 0, aromatic false, chirality null (its cip null); bond index its position, " +
+      "order 1, stereo null.",
   ),
 );
 
