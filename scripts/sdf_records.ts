@@ -1,9 +1,10 @@
 /**
- * Writes generate_3d's SDF record (format 'sdf') of every molecule of tests/data/reference/geometry.json and of
- * every atom order of tests/data/reference/stereo_orders.json into one SD file, for the oracle
- * scripts/reference/sdf_roundtrip.py to read back with RDKit's Python. Each record's title is the SMILES it was
- * built from and its data item `id` names the molecule (`<id>` or `<id>#<order>`); a molecule generate_3d
- * refuses is written as an empty record with its error code in `error`.
+ * Writes generate_3d's SDF record (format 'sdf') of every molecule of tests/data/reference/geometry.json, of every
+ * molecule of tests/data/reference/stereo_orders.json as written (those geometry.json lacks) and in each of its
+ * atom orders into one SD file, for the oracle scripts/reference/sdf_roundtrip.py to read back with RDKit's
+ * Python. Each record's title is the SMILES it was built from, its data item `id` names the molecule (`<id>` or
+ * `<id>#<order>`) and `set` its group (validation, drugs, extra, orders); a molecule generate_3d refuses is
+ * written as an empty record with its error code in `error`.
  *
  * Usage: deno run -A scripts/sdf_records.ts /tmp/generate_3d.sdf
  *
@@ -20,18 +21,28 @@ import { readFixture } from "../tests/reference/comparison.ts";
 const out = process.argv[2];
 if (!out) throw new Error("usage: deno run -A scripts/sdf_records.ts <file.sdf>");
 await loadTestRDKit();
-const orders = readFixture<{ molecules: { id: string; orders: string[] }[] }>("stereo_orders.json").molecules;
-const jobs: [string, string][] = [
-  ...geometryFixture().molecules.map((m) => [m.id, m.smiles] as [string, string]),
-  ...orders.flatMap((m) => m.orders.map((smiles, k) => [`${m.id}#${k + 1}`, smiles] as [string, string])),
+type Job = readonly [id: string, smiles: string, set: string];
+const stereo = readFixture<{ molecules: { id: string; set: string; smiles: string; orders: string[] }[] }>(
+  "stereo_orders.json",
+).molecules;
+const geometry = geometryFixture().molecules;
+const inGeometry = new Set(geometry.map((m) => m.id));
+const jobs: Job[] = [
+  ...geometry.map((m): Job => [m.id, m.smiles, m.set]),
+  // Some names of the extra list are also drugs of geometry.json, written in another order: both are kept.
+  ...stereo.filter((m) => m.set === "extra" || !inGeometry.has(m.id)).map((
+    m,
+  ): Job => [m.id, m.smiles, m.set]),
+  ...stereo.flatMap((m) => m.orders.map((smiles, k): Job => [`${m.id}#${k + 1}`, smiles, "orders"])),
 ];
-const records = jobs.map(([id, smiles]) => {
+const records = jobs.map(([id, smiles, set]) => {
+  const items = `> <id>\n${id}\n\n> <set>\n${set}\n\n`;
   try {
-    // The id item goes before the record's terminator (sliced off: "$$" in a replace() pattern means "$").
-    return `${conformerSdf(generate3d(smiles)).slice(0, -"$$$$\n".length)}> <id>\n${id}\n\n$$$$\n`;
+    // The items go before the record's terminator (sliced off: "$$" in a replace() pattern means "$").
+    return `${conformerSdf(generate3d(smiles)).slice(0, -"$$$$\n".length)}${items}$$$$\n`;
   } catch (error) {
     if (!(error instanceof ChemError)) throw error;
-    return `${smiles}\n\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END\n> <id>\n${id}\n\n> <error>\n${error.code}\n\n$$$$\n`;
+    return `${smiles}\n\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END\n${items}> <error>\n${error.code}\n\n$$$$\n`;
   }
 });
 writeFileSync(out, records.join(""));

@@ -2,8 +2,8 @@
 """RDKit's Python reads generate_3d's SDF records back: same connectivity, charges and stereo as the SMILES.
 
 Input: the SD file scripts/sdf_records.ts writes (generate_3d's format 'sdf' for every molecule of
-tests/data/reference/geometry.json and every atom order of tests/data/reference/stereo_orders.json; the record's
-title is the SMILES, its data item `id` the molecule).
+tests/data/reference/geometry.json, every molecule of tests/data/reference/stereo_orders.json as written and in
+each of its atom orders; the record's title is the SMILES, its data items `id` the molecule and `set` its group).
 
 Per record:
     given = Chem.MolFromSmiles(title)
@@ -73,7 +73,7 @@ def main():
     for mol in Chem.SDMolSupplier(path, removeHs=False, sanitize=False):
         ident = mol.GetProp("id")
         smiles = mol.GetProp("_Name")
-        entry = {"id": ident, "smiles": smiles}
+        entry = {"id": ident, "set": mol.GetProp("set"), "smiles": smiles}
         if mol.HasProp("error"):
             entry["error"] = mol.GetProp("error")
         else:
@@ -87,8 +87,8 @@ def main():
             "rdkit": rdBase.rdkitVersion,
             "python": sys.version.split()[0],
             "date": datetime.date.today().isoformat(),
-            "records": "scripts/sdf_records.ts: generate_3d format 'sdf' of tests/data/reference/geometry.json and "
-            "of every order of tests/data/reference/stereo_orders.json",
+            "records": "scripts/sdf_records.ts: generate_3d format 'sdf' of tests/data/reference/geometry.json, of "
+            "tests/data/reference/stereo_orders.json's molecules as written and of every one of their orders",
             "calls": [
                 "given = Chem.MolFromSmiles(title)",
                 "mol = Chem.SDMolSupplier(path, removeHs=False, sanitize=False); Chem.SanitizeMol(mol)",

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Stereo molecules in several atom orders, for the property test of generate_3d (tests/reference/stereo_orders_test.ts).
 
-Molecules: every molecule of the validation set (tests/data/reference/molecules.smi) that RDKit's ETKDG + MMFF94
-builds (those of tests/data/reference/geometry.json) and that has a specified tetrahedral centre or E/Z double bond,
-plus a short list of stereo-dense structures written here (small rings with stereocentres, bridged and caged rings,
-macrolides, steroids, sugars), each kept only when RDKit's ETKDG embeds it with its stereo.
+Molecules: every molecule of the validation set (tests/data/reference/molecules.smi) that has a specified
+tetrahedral centre or E/Z double bond: first those RDKit's ETKDG + MMFF94 builds (tests/data/reference/geometry.json),
+then a list of stereo-dense structures written here (small rings with stereocentres, bridged and caged rings,
+macrolides, steroids, sugars, terpenes), then the validation molecules geometry.json lacks (no MMFF94 parameters;
+generate_3d does not need them). The last two groups are kept only when RDKit's ETKDG embeds the molecule with its
+stereo. New molecules go after the old ones, so the seeds, and the orders, of the old ones stay.
 
 Per molecule, ORDERS atom orders from RDKit's random SMILES writer, seeded per molecule so the file is reproducible:
     rdBase.SeedRandomNumberGenerator(SEED + k)      # k: the molecule's position in the list
@@ -28,6 +30,7 @@ import json_format
 RDLogger.DisableLog("rdApp.*")
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 GEOMETRY = os.path.join(ROOT, "tests", "data", "reference", "geometry.json")
+MOLECULES = os.path.join(ROOT, "tests", "data", "reference", "molecules.smi")
 OUT = os.path.join(ROOT, "tests", "data", "reference", "stereo_orders.json")
 SEED = 2100
 ORDERS = 3
@@ -62,6 +65,25 @@ EXTRA = [
         "CC[C@@H]1[C@@]([C@@H]([C@H](C(=O)[C@@H](C[C@@]([C@@H]([C@H]([C@@H]([C@H](C(=O)O1)C)O[C@H]2C[C@@]"
         "([C@H]([C@@H](O2)C)O)(C)OC)C)O[C@H]3[C@@H]([C@H](C[C@H](O3)C)N(C)C)O)(C)O)C)C)O)(C)O",
     ),
+    # Added later, after the list above had fixed the seeds of its molecules: steroids, terpenes, a
+    # cyclohexene drug, and small three-membered rings with two centres. Each was checked against its known
+    # descriptors with RDKit's new CIP labeller (e.g. estradiol 8R,9S,13S,14S,17S; (-)-menthol 1R,2S,5R;
+    # shikimic acid 3R,4S,5R; oseltamivir 3R,4R,5S), isoborneol for its exo hydroxyl in an ETKDG structure.
+    ("estradiol", "C[C@]12CC[C@H]3[C@@H](CCc4cc(O)ccc34)[C@@H]1CC[C@@H]2O"),
+    ("testosterone", "C[C@]12CC[C@H]3[C@@H](CCC4=CC(=O)CC[C@]34C)[C@@H]1CC[C@@H]2O"),
+    ("cortisol", "C[C@]12CCC(=O)C=C1CC[C@@H]1[C@@H]2[C@@H](O)C[C@@]2(C)[C@H]1CC[C@]2(O)C(=O)CO"),
+    ("isoborneol", "C[C@@]12CC[C@@H](C1(C)C)C[C@H]2O"),
+    ("alpha-pinene", "CC1=CC[C@@H]2C[C@H]1C2(C)C"),
+    ("alpha-thujone", "CC(C)[C@@]12C[C@@H]1[C@@H](C)C(=O)C2"),
+    ("menthol", "CC(C)[C@@H]1CC[C@@H](C)C[C@H]1O"),
+    ("ascorbic acid", "OC[C@H](O)[C@H]1OC(=O)C(O)=C1O"),
+    ("shikimic acid", "O[C@@H]1C=C(C[C@@H](O)[C@@H]1O)C(O)=O"),
+    ("oseltamivir", "CCOC(=O)C1=C[C@@H](OC(CC)CC)[C@H](NC(C)=O)[C@@H](N)C1"),
+    ("cis-2,3-dimethylaziridine", "C[C@H]1N[C@H]1C"),
+    ("trans-3-phenylaziridine-2-carboxylic acid", "OC(=O)[C@@H]1N[C@H]1c1ccccc1"),
+    ("trans-cyclopropane-1,2-dicarboxylic acid", "OC(=O)[C@@H]1C[C@H]1C(=O)O"),
+    ("cis-stilbene oxide", "c1ccc(cc1)[C@@H]1O[C@@H]1c1ccccc1"),
+    ("spiro[2.2]pentane-1,4-diol", "O[C@@H]1C[C@]12C[C@H]2O"),
 ]
 
 
@@ -91,6 +113,13 @@ def rdkit_builds(smiles):
     return Chem.MolToSmiles(back) == Chem.MolToSmiles(mol)
 
 
+def validation_set():
+    """(SMILES, id) of every molecule of molecules.smi, in file order."""
+    with open(MOLECULES) as handle:
+        rows = [line.rstrip("\n").split("\t") for line in handle if line.strip() and not line.startswith("#")]
+    return [(row[0], row[1]) for row in rows]
+
+
 def orders(mol, seed):
     rdBase.SeedRandomNumberGenerator(seed)
     out = []
@@ -108,6 +137,8 @@ def main():
     geometry = json.load(open(GEOMETRY))["molecules"]
     candidates = [(m["id"], m["smiles"], "validation") for m in geometry if m["set"] == "validation"]
     candidates += [(ident, smiles, "extra") for ident, smiles in EXTRA]
+    built = {m["id"] for m in geometry}
+    candidates += [(ident, smiles, "validation") for smiles, ident in validation_set() if ident not in built]
     molecules = []
     left_out = []
     for k, (ident, smiles, group) in enumerate(candidates):
@@ -116,7 +147,7 @@ def main():
             if group == "extra":
                 left_out.append(ident)
             continue
-        if group == "extra" and not rdkit_builds(smiles):
+        if ident not in built and not rdkit_builds(smiles):
             left_out.append(ident)
             continue
         molecules.append({
@@ -137,10 +168,12 @@ def main():
                 "rdBase.SeedRandomNumberGenerator(%d + k)  # k: position of the molecule in the candidate list" % SEED,
                 "Chem.MolToSmiles(mol, doRandom=True)  # until %d distinct orders" % ORDERS,
                 "canonical: Chem.MolToSmiles(mol)",
-                "extra molecules kept when AllChem.EmbedMolecule(Chem.AddHs(mol), ETKDGv3 seed 42) keeps the stereo",
+                "extra molecules and validation molecules outside geometry.json kept when "
+                "AllChem.EmbedMolecule(Chem.AddHs(mol), ETKDGv3 seed 42) keeps the stereo",
             ],
-            "molecules": "stereo molecules of tests/data/reference/geometry.json (validation set) and the list in "
-            "scripts/reference/stereo_orders.py",
+            "molecules": "stereo molecules of tests/data/reference/geometry.json (validation set), the list in "
+            "scripts/reference/stereo_orders.py, then the stereo molecules of tests/data/reference/molecules.smi "
+            "that geometry.json lacks",
             "left_out": left_out,
             "seconds": round(time.time() - started, 1),
         },

@@ -1,8 +1,8 @@
 /**
  * generate_3d's SDF records read back by RDKit's Python (fixture tests/data/reference/sdf_roundtrip.json, written
  * by scripts/reference/sdf_roundtrip.py from the records scripts/sdf_records.ts writes): same connectivity,
- * formal charges and stereo as the SMILES, for every molecule of the geometry fixture and for every random atom
- * order of the stereo set (tests/data/reference/stereo_orders.json).
+ * formal charges and stereo as the SMILES, for every molecule of the geometry fixture, and for every molecule of
+ * the stereo set (tests/data/reference/stereo_orders.json) as written and in each of its random atom orders.
  *
  * @module
  */
@@ -12,6 +12,8 @@ import { readFixture } from "./comparison.ts";
 /** One record of sdf_roundtrip.json: generated and compared, or refused with an error code. */
 export interface RoundTripRecord {
   readonly id: string;
+  /** validation, drugs, extra (written in scripts/reference/stereo_orders.py) or orders. */
+  readonly set: string;
   readonly smiles: string;
   readonly error?: string;
   readonly connectivity?: boolean;
@@ -31,11 +33,11 @@ export function roundTripFixture(): RoundTripFixture {
 }
 
 /** True for the records of the random atom orders (`<id>#<k>`). */
-export const isOrder = (r: RoundTripRecord): boolean => /#\d+$/.test(r.id);
+export const isOrder = (r: RoundTripRecord): boolean => r.set === "orders";
 
 /**
- * Rows: structures written, then connectivity, charges and stereo as RDKit reads them, for the geometry
- * molecules and for the random orders apart.
+ * Rows: structures written, then connectivity, charges and stereo as RDKit reads them, for the validation and
+ * drug molecules, the molecules written outside the validation set, and the random orders apart.
  *
  * @example
  * ```ts
@@ -45,7 +47,11 @@ export const isOrder = (r: RoundTripRecord): boolean => /#\d+$/.test(r.id);
 export function roundTripRows(records: readonly RoundTripRecord[]): Comparison[] {
   const rows: Comparison[] = [];
   const groups: [string, RoundTripRecord[]][] = [
-    ["validation and drug molecules", records.filter((r) => !isOrder(r))],
+    ["validation and drug molecules", records.filter((r) => r.set === "validation" || r.set === "drugs")],
+    [
+      "stereo-dense molecules outside the validation set, as written",
+      records.filter((r) => r.set === "extra"),
+    ],
     ["stereo molecules in 3 random atom orders", records.filter(isOrder)],
   ];
   for (const [label, group] of groups) {
