@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""RDKit's Python reads generate_3d's SDF records back: same connectivity, charges and stereo as the SMILES.
+"""RDKit's Python reads generate_3d's SDF records back: same connectivity, charges, radicals, hydrogens and stereo
+as the SMILES.
 
 Input: the SD file scripts/sdf_records.ts writes (generate_3d's format 'sdf' for every molecule of
 tests/data/reference/geometry.json, every molecule of tests/data/reference/stereo_orders.json as written and in
@@ -12,6 +13,8 @@ Per record:
     connectivity: Chem.MolToSmiles(back, isomericSmiles=False) == Chem.MolToSmiles(given, isomericSmiles=False)
                   and the same bonded atom pairs with the same bond types, atom by atom
     charges:      the formal charge of every atom
+    radicals:     GetNumRadicalElectrons() of every atom
+    hydrogens:    GetTotalNumHs() of every heavy atom (RDKit adds hydrogens to an atom it thinks short of valence)
     stereo:       Chem.MolToSmiles(back) == Chem.MolToSmiles(given) once the stereo the SMILES leaves open
                   is cleared in `back` (a 3D structure gives every centre a hand)
 
@@ -48,7 +51,7 @@ def compare(given, mol):
     back = remove_hs(mol)
     Chem.AssignStereochemistryFrom3D(back)
     if back.GetNumAtoms() != given.GetNumAtoms():
-        return {"connectivity": False, "charges": False, "stereo": False}
+        return {"connectivity": False, "charges": False, "radicals": False, "hydrogens": False, "stereo": False}
     for atom, ref in zip(back.GetAtoms(), given.GetAtoms()):
         if ref.GetChiralTag() == Chem.ChiralType.CHI_UNSPECIFIED:
             atom.SetChiralTag(Chem.ChiralType.CHI_UNSPECIFIED)
@@ -63,6 +66,9 @@ def compare(given, mol):
         "connectivity": bonds(back) == bonds(given)
         and Chem.MolToSmiles(back, isomericSmiles=False) == Chem.MolToSmiles(given, isomericSmiles=False),
         "charges": [a.GetFormalCharge() for a in back.GetAtoms()] == [a.GetFormalCharge() for a in given.GetAtoms()],
+        "radicals": [a.GetNumRadicalElectrons() for a in back.GetAtoms()]
+        == [a.GetNumRadicalElectrons() for a in given.GetAtoms()],
+        "hydrogens": [a.GetTotalNumHs() for a in back.GetAtoms()] == [a.GetTotalNumHs() for a in given.GetAtoms()],
         "stereo": Chem.MolToSmiles(back) == Chem.MolToSmiles(given),
     }
 
@@ -80,7 +86,8 @@ def main():
             Chem.SanitizeMol(mol)
             entry.update(compare(Chem.MolFromSmiles(smiles), mol))
         records.append(entry)
-    agreed = sum(1 for r in records if r.get("connectivity") and r.get("charges") and r.get("stereo"))
+    fields = ("connectivity", "charges", "radicals", "hydrogens", "stereo")
+    agreed = sum(1 for r in records if all(r.get(field) for field in fields))
     document = {
         "provenance": {
             "script": "scripts/reference/sdf_roundtrip.py",
@@ -97,6 +104,8 @@ def main():
                 "connectivity: same bonded pairs and bond types, and Chem.MolToSmiles(back, isomericSmiles=False) "
                 "equal",
                 "charges: GetFormalCharge() of every atom equal",
+                "radicals: GetNumRadicalElectrons() of every atom equal",
+                "hydrogens: GetTotalNumHs() of every atom of back and given equal",
                 "stereo: Chem.MolToSmiles(back) == Chem.MolToSmiles(given) after clearing stereo the SMILES leaves "
                 "open",
             ],
@@ -105,7 +114,7 @@ def main():
     }
     with open(OUT, "w") as handle:
         handle.write(json_format.dumps(document))
-    print(f"{len(records)} records, {agreed} agree in connectivity, charges and stereo; "
+    print(f"{len(records)} records, {agreed} agree in connectivity, charges, radicals, hydrogens and stereo; "
           f"written to {os.path.relpath(OUT, ROOT)}")
 
 

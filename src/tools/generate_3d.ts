@@ -89,7 +89,7 @@ export const generate3dTool = defineTool({
       v.string(),
       v.description(
         "SDF record (format 'sdf'): molfile (V2000, V3000 above 999 atoms) with the XYZ's atoms, order and " +
-          "coordinates, Kekulé bonds, charges, 3D flag; data item energy_kcal_mol; ends with $$$$.",
+          "coordinates, Kekulé bonds, charges, radicals, 3D flag; data item energy_kcal_mol; ends with $$$$.",
       ),
     )),
     atom_count: count("Atoms including hydrogens (lines of XYZ coordinates)."),

@@ -1,7 +1,7 @@
 /**
  * The `generate_3d` tool module: argument validation, the result against its own output schema (valibot and the
  * published JSON Schema, checked by an independent validator), XYZ consistency, the SDF record (read back by
- * RDKit with the XYZ's atoms, coordinates, bonds, charges and stereo) and the description's promises.
+ * RDKit with the XYZ's atoms, coordinates, bonds, charges, radicals and stereo) and the description's promises.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -119,6 +119,32 @@ test("format 'sdf': one SDF record with the XYZ's atoms and coordinates, bonds, 
   } finally {
     mol.delete();
     given.delete();
+  }
+});
+
+test("radicals: the record gives their valence and spin, so RDKit adds no hydrogens to them (V2000 and V3000)", async () => {
+  // TEMPO's oxygen, the iodine of ICl2 and carbons with one, two and three unpaired electrons.
+  const smiles = "CC1(C)CCCC(C)(C)N1[O].Cl[I]Cl.C[CH2].[CH2].C[C]";
+  const r = await generate3dTool.run(v.parse(generate3dTool.input, { smiles, format: "sdf" }));
+  const sdf = r.sdf!;
+  assert.match(sdf, /^M {2}RAD {2}4(?: +\d+ +[23]){4}$/m);
+  const { graph } = prepareMolecule(`${Array(250).fill("C").join(".")}.${smiles}`, 300);
+  const block = toMolBlock(graph, Float64Array.from({ length: 3 * graph.atoms.length }, (_, i) => i * 0.37));
+  assert.ok(/^M {2}V30 \d+ O .* RAD=2 VAL=1$/m.test(block), "TEMPO's oxygen: doublet, one bond");
+  assert.ok(
+    /^M {2}V30 \d+ C .* VAL=1$/m.test(block),
+    "the carbon with three unpaired electrons: valence only",
+  );
+  for (const [text, expected] of [[sdf, smiles], [block, `${Array(250).fill("C").join(".")}.${smiles}`]]) {
+    const mol = rdkit().get_mol(text!, JSON.stringify({ removeHs: false }))!;
+    const given = rdkit().get_mol(expected!)!;
+    try {
+      mol.remove_hs_in_place();
+      assert.equal(mol.get_smiles(), given.get_smiles());
+    } finally {
+      mol.delete();
+      given.delete();
+    }
   }
 });
 

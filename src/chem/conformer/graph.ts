@@ -41,6 +41,8 @@ export interface GraphAtom {
   readonly charge: number;
   /** Mass number when the SMILES gives one (e.g. 2 for [2H]), else 0. */
   readonly isotope: number;
+  /** Unpaired electrons as RDKit counts them (1 for TEMPO's oxygen or the iodine of `Cl[I]Cl`), else 0. */
+  readonly radicals: number;
   /** RDKit aromaticity flag. */
   readonly aromatic: boolean;
   /** Tetrahedral parity from the SMILES, relative to {@link MolGraph.neighbors} order; null if unspecified. */
@@ -80,6 +82,7 @@ export interface MolGraph {
 interface JsonAtom {
   z?: number;
   chg?: number;
+  nRad?: number;
   isotope?: number;
   stereo?: string;
 }
@@ -140,6 +143,7 @@ export function graphFromJson(json: string): MolGraph {
       symbol: elementSymbol(z),
       charge: a.chg ?? 0,
       isotope: a.isotope ?? 0,
+      radicals: a.nRad ?? 0,
       aromatic: aromaticAtoms.has(i),
       chiral: stereo,
     };

@@ -31,10 +31,16 @@ export function toXyz(elements: readonly string[], x: Float64Array, comment: str
 const V2000_LIMIT = 999;
 
 /**
- * Formats a molfile with 3D coordinates, formal charges, isotopes and Kekulé bond orders (aromatic bonds as
- * RDKit's Kekulé form), in the atom order of the graph (the XYZ order). The header's dimension code is `3D` and the
- * chiral flag is set when the molecule has specified stereocentres, so readers perceive R/S and E/Z from the
+ * Formats a molfile with 3D coordinates, formal charges, isotopes, radicals and Kekulé bond orders (aromatic bonds
+ * as RDKit's Kekulé form), in the atom order of the graph (the XYZ order). The header's dimension code is `3D` and
+ * the chiral flag is set when the molecule has specified stereocentres, so readers perceive R/S and E/Z from the
  * coordinates as absolute (CTfile formats, BIOVIA 2020). V2000 up to 999 atoms and bonds, else V3000.
+ *
+ * Every hydrogen is an atom of the record, but a reader adds implicit hydrogens to an atom below its element's
+ * usual valence: RDKit reads the iodine of `Cl[I]Cl` back as `[IH]` and TEMPO's N–O• as N–OH. So an atom with
+ * unpaired electrons gets its valence written (the atom block's valence field; V3000 `VAL`), which tells RDKit
+ * and other readers that the atom has no hydrogens beyond those in the record, and its spin in `M  RAD`
+ * (V3000 `RAD`).
  *
  * @example
  * ```ts
@@ -68,28 +74,59 @@ const CHARGE_CODE: Readonly<Record<number, number>> = { 3: 1, 2: 2, 1: 3, [-1]: 
 
 function v2000(g: MolGraph, x: Float64Array, chiral: number): string[] {
   const pad = (v: number | string, w: number) => String(v).padStart(w);
+  const valences = writtenValences(g);
   const lines = [
     `${pad(g.atoms.length, 3)}${pad(g.bonds.length, 3)}  0  0${pad(chiral, 3)}  0  0  0  0  0999 V2000`,
   ];
   g.atoms.forEach((atom, i) => {
     const c = [x[3 * i]!, x[3 * i + 1]!, x[3 * i + 2]!].map((v) => pad(fixed(v), 10)).join("");
     const charge = CHARGE_CODE[atom.charge] ?? 0;
-    lines.push(`${c} ${atom.symbol.padEnd(3)} 0${pad(charge, 3)}  0  0  0  0  0  0  0  0  0  0`);
+    const v = valences[i]!;
+    lines.push(`${c} ${atom.symbol.padEnd(3)} 0${pad(charge, 3)}  0  0  0${pad(v, 3)}  0  0  0  0  0  0`);
   });
   for (const bond of g.bonds) {
     lines.push(`${pad(bond.a + 1, 3)}${pad(bond.b + 1, 3)}${pad(bondType(bond.kekule), 3)}  0`);
   }
   propertyLines(lines, "CHG", g.atoms.map((a) => a.charge));
   propertyLines(lines, "ISO", g.atoms.map((a) => a.isotope));
+  propertyLines(lines, "RAD", g.atoms.map((a) => spin(a.radicals)));
   return lines;
+}
+
+/**
+ * The valence to write for each atom: the sum of its bond orders for an atom with unpaired electrons (15, the
+ * CTfile code for zero, when it has no bonds), else 0 ("not given", so the reader's default applies).
+ */
+function writtenValences(g: MolGraph): number[] {
+  const sum = g.atoms.map(() => 0);
+  for (const bond of g.bonds) {
+    sum[bond.a]! += bond.kekule;
+    sum[bond.b]! += bond.kekule;
+  }
+  return g.atoms.map((a, i) => a.radicals === 0 ? 0 : sum[i]! === 0 ? 15 : sum[i]!);
+}
+
+/**
+ * CTfile radical code for a number of unpaired electrons: 2 (doublet) for one, 3 (triplet) for two. Three or four
+ * have no code; none is written, since RDKit takes a code over the valence (its own writer's doublet for three
+ * reads back as one), and the written valence alone gives it the exact count.
+ */
+function spin(radicals: number): number {
+  return radicals === 1 ? 2 : radicals === 2 ? 3 : 0;
 }
 
 function v3000(g: MolGraph, x: Float64Array, chiral: number): string[] {
   const lines = ["  0  0  0     0  0            999 V3000", "M  V30 BEGIN CTAB"];
   lines.push(`M  V30 COUNTS ${g.atoms.length} ${g.bonds.length} 0 0 ${chiral}`, "M  V30 BEGIN ATOM");
+  const valences = writtenValences(g);
   g.atoms.forEach((atom, i) => {
+    const v = valences[i]!;
+    const rad = spin(atom.radicals);
+    // V3000 writes a valence of zero as -1 (V2000's 15).
     const extra = (atom.charge !== 0 ? ` CHG=${atom.charge}` : "") +
-      (atom.isotope !== 0 ? ` MASS=${atom.isotope}` : "");
+      (atom.isotope !== 0 ? ` MASS=${atom.isotope}` : "") +
+      (rad !== 0 ? ` RAD=${rad}` : "") +
+      (v !== 0 ? ` VAL=${v === 15 ? -1 : v}` : "");
     const c = [x[3 * i]!, x[3 * i + 1]!, x[3 * i + 2]!].map(fixed).join(" ");
     lines.push(`M  V30 ${i + 1} ${atom.symbol} ${c} 0${extra}`);
   });
@@ -110,7 +147,7 @@ function oneLine(text: string): string {
   return text.replace(/[\r\n]+/g, " ");
 }
 
-/** Appends `M  CHG`/`M  ISO` lines (8 entries per line) for the non-zero values. */
+/** Appends `M  CHG`/`M  ISO`/`M  RAD` lines (8 entries per line) for the non-zero values. */
 function propertyLines(lines: string[], tag: string, values: readonly number[]): void {
   const pad = (v: number, w: number) => String(v).padStart(w);
   const set = values.map((v, i) => [i, v] as const).filter(([, v]) => v !== 0);
