@@ -9,7 +9,8 @@ molecule, atom order and minimiser settings as geometry.py, but the conformer is
 stays where generate_3d put it belongs to our conformation; what MMFF94 still moves is our force field's error.
 
 Input: the SD file scripts/sdf_records.ts writes (generate_3d's format 'sdf' for every molecule of geometry.json;
-the data item `id` names the molecule; records of other ids are ignored).
+the data item `id` names the molecule, `set` its group; records of other ids or of other groups are ignored: a
+few molecules of the stereo set share a drug's name but are written in another atom order).
 
 Per molecule of geometry.json:
     mh = Chem.AddHs(Chem.MolFromSmiles(smiles))          # geometry.py's molecule and atom order
@@ -53,6 +54,8 @@ def records(path):
     out = {}
     for mol in Chem.SDMolSupplier(path, removeHs=False, sanitize=False):
         if mol is None or not mol.HasProp("id") or mol.GetNumAtoms() == 0:
+            continue
+        if mol.HasProp("set") and mol.GetProp("set") not in ("validation", "drugs"):
             continue
         conf = mol.GetConformer()
         out[mol.GetProp("id")] = (
