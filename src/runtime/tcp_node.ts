@@ -8,18 +8,42 @@
 import { createServer, type Socket } from "node:net";
 import type { ByteStream } from "../transport/http_endpoint.ts";
 
-/** Wraps a socket; reads resolve `null` at end or error, writes never reject. */
+/**
+ * Bytes queued before the stream pauses the socket. Above it the kernel's receive window holds a fast sender
+ * back, so a client that keeps sending costs the server no memory of its own.
+ */
+const QUEUE_CAP_BYTES = 64 * 1024;
+
+/**
+ * Wraps a socket; reads resolve `null` at end or error, writes never reject. What arrives once `reset()` has been
+ * asked for (the request is complete) is dropped, as Deno's binding reads it into a spare buffer.
+ */
 export function socketStream(socket: Socket): ByteStream {
   const queue: Uint8Array[] = [];
+  let queued = 0;
   let ended = false;
+  let discarding = false;
   let waiting: ((chunk: Uint8Array | null) => void) | undefined;
   const deliver = (chunk: Uint8Array | null) => {
     const resolve = waiting;
     waiting = undefined;
     if (resolve) resolve(chunk);
-    else if (chunk) queue.push(chunk);
+    else if (chunk) enqueue(chunk);
   };
-  socket.on("data", (chunk: Uint8Array) => deliver(chunk));
+  const enqueue = (chunk: Uint8Array) => {
+    queue.push(chunk);
+    queued += chunk.length;
+    if (queued >= QUEUE_CAP_BYTES) socket.pause();
+  };
+  const dequeue = (): Uint8Array => {
+    const chunk = queue.shift()!;
+    queued -= chunk.length;
+    if (queued < QUEUE_CAP_BYTES && !ended) socket.resume();
+    return chunk;
+  };
+  socket.on("data", (chunk: Uint8Array) => {
+    if (!discarding) deliver(chunk);
+  });
   const finish = () => {
     ended = true;
     deliver(null);
@@ -35,13 +59,21 @@ export function socketStream(socket: Socket): ByteStream {
   });
   return {
     read: () => {
-      if (queue.length > 0) return Promise.resolve(queue.shift()!);
+      if (queue.length > 0) return Promise.resolve(dequeue());
       if (ended) return Promise.resolve(null);
       return new Promise((resolve) => (waiting = resolve));
     },
     write: (bytes) => new Promise((resolve) => socket.write(bytes, () => resolve())),
     close: () => socket.destroySoon(),
-    reset: () => reset,
+    // Nothing reads once the request is complete, yet a reset must still be seen: keep the socket flowing and
+    // drop what it brings.
+    reset: () => {
+      discarding = true;
+      queue.length = 0;
+      queued = 0;
+      socket.resume();
+      return reset;
+    },
   };
 }
 

@@ -5,10 +5,21 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { type HttpServer, startHttpServer } from "../helpers/http.ts";
-import { honestCall, honestRequest, isEthanolResult, open, sendAndReset, sleep } from "../helpers/attack.ts";
-import { startServer } from "../helpers/process.ts";
+import { existsSync } from "node:fs";
+import type { Socket } from "node:net";
+import { type HttpServer, mcpHeaders, post, startHttpServer } from "../helpers/http.ts";
+import {
+  honestCall,
+  honestRequest,
+  isEthanolResult,
+  open,
+  sendAndReset,
+  sleep,
+  toolCall,
+} from "../helpers/attack.ts";
+import { startServer, treeUsage } from "../helpers/process.ts";
 import { initialize } from "../helpers/protocol.ts";
+import { RUNAWAY_MOLECULE, RUNAWAY_SMARTS } from "../data/runaway.ts";
 
 let server: HttpServer;
 before(async () => {
@@ -33,6 +44,54 @@ test("connection: resets at accept, mid-head, mid-body and while the answer is c
   await sleep(200);
   assertAlive();
   assert.ok(isEthanolResult(await honestCall(server.port)), "an honest call after the resets");
+});
+
+/** Writes `chunk` again and again for `ms` or until `limit` bytes are sent, waiting on the socket's drain; the bytes sent. */
+async function flood(socket: Socket, chunk: Uint8Array, ms: number, limit: number): Promise<number> {
+  const end = Date.now() + ms;
+  let sent = 0;
+  while (Date.now() < end && sent < limit && !socket.destroyed) {
+    sent += chunk.length;
+    if (!socket.write(chunk)) await new Promise<void>((resolve) => socket.once("drain", () => resolve()));
+  }
+  return sent;
+}
+
+test("connection: bytes sent after a complete request cost the server no memory", {
+  skip: existsSync("/proc/self/stat") ? false : "needs Linux /proc to read memory",
+}, async () => {
+  // Two workers: the search takes one and leaves one idle, so no worker starts while memory is measured.
+  const own = await startHttpServer([], { CHEM_MCP_WORKERS: "2" });
+  try {
+    const search = toolCall("smarts_match", {
+      smiles: RUNAWAY_MOLECULE,
+      smarts: RUNAWAY_SMARTS,
+      timeout_seconds: 15,
+    });
+    assert.ok(isEthanolResult(await honestCall(own.port)));
+    await sleep(1_000);
+    const before = treeUsage(own.child.pid!).rssKiB;
+    const socket = await open(own.port);
+    socket.on("error", () => {});
+    socket.write(post(search, mcpHeaders("tools/call", "smarts_match")));
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, treeUsage(own.child.pid!).rssKiB)), 100);
+    const sent = await flood(socket, new Uint8Array(1 << 20).fill(0x61), 8_000, 1 << 30);
+    clearInterval(sampler);
+    socket.resetAndDestroy();
+    const grewMiB = (peak - before) / 1024;
+    console.log(`flood: ${sent >> 20} MiB sent; RSS ${before >> 10} MiB, peak ${peak >> 10} MiB`);
+    assert.ok(sent >= 192 << 20, `only ${sent >> 20} MiB sent: the attack did not run`);
+    assert.ok(
+      grewMiB < 64,
+      `${sent >> 20} MiB sent after the request; RSS grew by ${grewMiB.toFixed(0)} MiB`,
+    );
+    await sleep(300);
+    assert.equal(own.child.exitCode, null, "the server process exited");
+    assert.ok(isEthanolResult(await honestCall(own.port)), "an honest call after the flood");
+  } finally {
+    await own.stop();
+  }
 });
 
 /** An honest call that counts as failed when not answered within `limitMs` (a generous bound: answers take ms). */
