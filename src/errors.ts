@@ -74,6 +74,18 @@ export const CHEM_ERROR_DOCS: Readonly<Record<ChemErrorCode, { meaning: string; 
   },
 };
 
+/**
+ * Shortens a client's text for an error message or its details, so that no answer grows with what was sent.
+ *
+ * @example
+ * ```ts
+ * preview("C".repeat(100), 5); // "CCCCC…"
+ * ```
+ */
+export function preview(text: string, max = 80): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
 /** Base class of every error chem-mcp throws on purpose. */
 export class ChemMcpError extends Error {
   /** @param message What went wrong and, where possible, what to change. */

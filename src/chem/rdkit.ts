@@ -9,7 +9,7 @@
  */
 import initRDKitModuleImport from "@rdkit/rdkit";
 import type { MainModule, Mol } from "@rdkit/rdkit";
-import { ChemError } from "../errors.ts";
+import { ChemError, preview } from "../errors.ts";
 
 export type { MainModule as RDKitModule, Mol } from "@rdkit/rdkit";
 
@@ -268,10 +268,7 @@ export function countSmilesAtoms(smiles: string): number {
   return smiles.match(ATOM_TOKEN)?.length ?? 0;
 }
 
-/** Shortens long user input for error messages. */
-export function preview(text: string, max = 80): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
-}
+export { preview } from "../errors.ts";
 
 /**
  * Atoms in the molecule's largest ring of RDKit's ring perception (SSSR), from its JSON ring list; 0 without

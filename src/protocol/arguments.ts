@@ -6,7 +6,7 @@
  * @module
  */
 import type * as v from "valibot";
-import { ProtocolError } from "../errors.ts";
+import { preview, ProtocolError } from "../errors.ts";
 import type { Dialect } from "./dialect.ts";
 
 /** One validation issue as `error.data.issues` carries it. */
@@ -18,9 +18,19 @@ export interface ArgumentIssue {
 /** Object schemas whose issues can be about a key rather than a value. */
 const OBJECT_TYPES = new Set(["object", "strict_object", "loose_object"]);
 
+/** The issue's path; a client's key is clipped, since it is repeated in the message and in each issue. */
 function keysOf(issue: v.BaseIssue<unknown>): string[] {
-  return (issue.path ?? []).map((item) => String(item.key));
+  return (issue.path ?? []).slice(0, MAX_PATH_DEPTH).map((item) => preview(String(item.key), MAX_KEY_CHARS));
 }
+
+/** Longest key quoted in an error, characters: longer than any argument name, short enough to list five. */
+const MAX_KEY_CHARS = 80;
+
+/** Deepest path named in an error (arguments nest at most a few levels; JSON allows 64). */
+const MAX_PATH_DEPTH = 8;
+
+/** Longest name {@link closest} compares, characters: no argument name is near it beyond this. */
+const MAX_SUGGESTED_CHARS = 64;
 
 function isUnknownKey(issue: v.BaseIssue<unknown>): boolean {
   return issue.type === "strict_object" && issue.expected === "never";
@@ -47,6 +57,8 @@ function distance(a: string, b: string): number {
 
 /** The known argument closest to a misspelt one, when it is close enough to be the likely intent. */
 function closest(name: string, known: readonly string[]): string | undefined {
+  // Levenshtein costs the product of the lengths: a long key is no misspelling and is not compared.
+  if (name.length > MAX_SUGGESTED_CHARS) return undefined;
   const lower = name.toLowerCase();
   // `smiles` for `smiles_list`: a known argument the name begins is as likely as a near spelling.
   const extended = known.filter((k) => k.toLowerCase().startsWith(lower));
@@ -65,7 +77,7 @@ export function readableIssue(issue: v.BaseIssue<unknown>, known: readonly strin
   const path = ["arguments", ...keys].join(".");
   const what = keys.length === 1 ? "argument" : "field";
   if (isUnknownKey(issue)) {
-    const guess = keys.length === 1 ? closest(keys[0]!, known) : undefined;
+    const guess = keys.length === 1 ? closest(String(issue.path![0]!.key), known) : undefined;
     const hint = guess ? ` (did you mean '${guess}'?)` : "";
     return { path, message: `unknown ${what} '${keys.join(".")}'${hint}` };
   }
@@ -119,6 +131,6 @@ export function formatIssues(issues: readonly v.BaseIssue<unknown>[], root: stri
 }
 
 /** Caps one message (valibot quotes the received value, which can be long). */
-function clip(message: string, max = 300): string {
-  return message.length <= max ? message : `${message.slice(0, max)}…`;
+function clip(message: string): string {
+  return preview(message, 300);
 }

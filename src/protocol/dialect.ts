@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ProtocolError } from "../errors.ts";
+import { preview, ProtocolError } from "../errors.ts";
 import { hasModernMeta, LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION } from "./meta.ts";
 
 /** The two protocol eras. */
@@ -60,7 +60,9 @@ function mismatch(pin: Dialect, announced: Dialect, method: string): ProtocolErr
       `the legacy handshake`;
   return new ProtocolError(
     "dialect_mismatch",
-    `This connection is pinned to the ${pin} dialect; '${method}' is a ${announced}-dialect request: ${hint}.`,
+    `This connection is pinned to the ${pin} dialect; '${
+      preview(method)
+    }' is a ${announced}-dialect request: ${hint}.`,
     { pinned: pin, requested: announced },
   );
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ProtocolError } from "../errors.ts";
+import { preview, ProtocolError } from "../errors.ts";
 
 /** Largest accepted message, in UTF-8 bytes (1 MiB), on every transport. */
 export const MAX_REQUEST_BYTES = 1_048_576;
@@ -165,7 +165,11 @@ export function decode(text: string): Decoded {
     value = JSON.parse(text);
   } catch (cause) {
     const detail = cause instanceof Error ? cause.message : String(cause);
-    return { kind: "error", id: null, error: new ProtocolError("parse_error", `Parse error: ${detail}`) };
+    return {
+      kind: "error",
+      id: null,
+      error: new ProtocolError("parse_error", `Parse error: ${preview(detail, 300)}`),
+    };
   }
   return classify(value, text);
 }

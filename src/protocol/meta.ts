@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ProtocolError } from "../errors.ts";
+import { preview, ProtocolError } from "../errors.ts";
 
 /** The modern protocol revision this server speaks. */
 export const MODERN_PROTOCOL_VERSION = "2026-07-28";
@@ -72,8 +72,10 @@ export function validateModernMeta(params: Record<string, unknown>): ModernMeta 
   if (!SUPPORTED_MODERN_VERSIONS.includes(version)) {
     throw new ProtocolError(
       "unsupported_protocol_version",
-      `Unsupported protocol version '${version}'; supported: ${SUPPORTED_MODERN_VERSIONS.join(", ")}.`,
-      { supported: [...SUPPORTED_MODERN_VERSIONS], requested: version },
+      `Unsupported protocol version '${preview(version)}'; supported: ${
+        SUPPORTED_MODERN_VERSIONS.join(", ")
+      }.`,
+      { supported: [...SUPPORTED_MODERN_VERSIONS], requested: preview(version) },
     );
   }
   const capabilities = meta[META_KEYS.clientCapabilities];

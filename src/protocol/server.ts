@@ -5,7 +5,7 @@
  * @module
  */
 import * as v from "valibot";
-import { CancelledError, ChemError, ProtocolError } from "../errors.ts";
+import { CancelledError, ChemError, preview, ProtocolError } from "../errors.ts";
 import type { Tool } from "../tools/tool.ts";
 import type { ToolDescriptor, ToolRegistry } from "../tools/registry.ts";
 import { isListCall, runList } from "../tools/list.ts";
@@ -180,10 +180,14 @@ export class McpServer {
     }
     const tool = this.#options.registry.get(name);
     if (tool) return tool;
-    throw new ProtocolError(kind, `Unknown tool '${name}'. Call tools/list for the available tools.`, {
-      ...(dialect === "legacy" ? { code: "UNKNOWN_TOOL" } : {}),
-      available: this.#options.registry.names,
-    });
+    throw new ProtocolError(
+      kind,
+      `Unknown tool '${preview(name)}'. Call tools/list for the available tools.`,
+      {
+        ...(dialect === "legacy" ? { code: "UNKNOWN_TOOL" } : {}),
+        available: this.#options.registry.names,
+      },
+    );
   }
 
   #list(dialect: Dialect): RawJson {
@@ -305,7 +309,7 @@ function raw(value: unknown): RawJson {
 }
 
 function unknownMethod(method: string): ProtocolError {
-  return new ProtocolError("method_not_found", `Method not found: '${method}'.`);
+  return new ProtocolError("method_not_found", `Method not found: '${preview(method)}'.`);
 }
 
 function errorReply(id: JsonRpcId | null, error: unknown): Reply {

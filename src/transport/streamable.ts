@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ProtocolError } from "../errors.ts";
+import { preview, ProtocolError } from "../errors.ts";
 import { toErrorObject } from "../protocol/errors.ts";
 import { decode, errorResponse, type JsonRpcId, MAX_REQUEST_BYTES } from "../protocol/jsonrpc.ts";
 import { META_KEYS, MODERN_PROTOCOL_VERSION, SUPPORTED_MODERN_VERSIONS } from "../protocol/meta.ts";
@@ -168,11 +168,14 @@ export function checkHead(head: RequestHead, options: EndpointOptions): HeadDeci
   if (
     origin !== undefined && !isLoopbackOrigin(origin) && !options.allowedOrigins.has(origin.toLowerCase())
   ) {
-    return respond(403, `Origin ${origin} is not allowed; start the server with --allowed-origin ${origin}.`);
+    return respond(
+      403,
+      `Origin ${preview(origin)} is not allowed; start the server with --allowed-origin ${preview(origin)}.`,
+    );
   }
   if (target.path !== MCP_PATH) return respond(404, `Not found: the MCP endpoint is POST ${MCP_PATH}.`);
   if (head.method !== "POST") {
-    return respond(405, `Method ${head.method} not allowed; use POST.`, [["Allow", "POST"]]);
+    return respond(405, `Method ${preview(head.method)} not allowed; use POST.`, [["Allow", "POST"]]);
   }
   if (head.headers.has("transfer-encoding") && head.headers.has("content-length")) {
     // Two framings at once is the request-smuggling shape (RFC 9112 §6.1, §11.2): refused, never guessed.
@@ -242,8 +245,10 @@ function checkMirroredHeaders(head: RequestHead, method: string, params: Record<
   if (!SUPPORTED_MODERN_VERSIONS.includes(version)) {
     throw new ProtocolError(
       "unsupported_protocol_version",
-      `Unsupported protocol version '${version}'; supported: ${SUPPORTED_MODERN_VERSIONS.join(", ")}.`,
-      { supported: [...SUPPORTED_MODERN_VERSIONS], requested: version },
+      `Unsupported protocol version '${preview(version)}'; supported: ${
+        SUPPORTED_MODERN_VERSIONS.join(", ")
+      }.`,
+      { supported: [...SUPPORTED_MODERN_VERSIONS], requested: preview(version) },
     );
   }
   const meta = params._meta as Record<string, unknown> | undefined;
@@ -251,22 +256,28 @@ function checkMirroredHeaders(head: RequestHead, method: string, params: Record<
   if (bodyVersion !== undefined && bodyVersion !== version) {
     throw mismatch(
       "MCP-Protocol-Version",
-      `(${version}) does not match the body's protocolVersion (${bodyVersion})`,
+      `(${preview(version)}) does not match the body's protocolVersion (${preview(String(bodyVersion))})`,
     );
   }
   const mcpMethod = single(head, "mcp-method");
   if (mcpMethod === undefined) {
-    throw mismatch("Mcp-Method", `is required and must equal the body's method (${method})`);
+    throw mismatch("Mcp-Method", `is required and must equal the body's method (${preview(method)})`);
   }
   if (mcpMethod !== method) {
-    throw mismatch("Mcp-Method", `(${mcpMethod}) does not match the body's method (${method})`);
+    throw mismatch(
+      "Mcp-Method",
+      `(${preview(mcpMethod)}) does not match the body's method (${preview(method)})`,
+    );
   }
   if (method !== "tools/call") return;
   const raw = single(head, "mcp-name");
   const name = raw === undefined ? undefined : decodeMcpName(raw);
   if (name === undefined) throw mismatch("Mcp-Name", "is required for tools/call and must equal params.name");
   if (name !== params.name) {
-    throw mismatch("Mcp-Name", `(${name}) does not match params.name (${String(params.name)})`);
+    throw mismatch(
+      "Mcp-Name",
+      `(${preview(name)}) does not match params.name (${preview(String(params.name))})`,
+    );
   }
 }
 
