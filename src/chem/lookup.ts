@@ -10,7 +10,8 @@
  */
 import { ChemError } from "../errors.ts";
 import { readAtMost } from "../bytes.ts";
-import { preview, withMol } from "./rdkit.ts";
+import { countSmilesAtoms, preview, withMol } from "./rdkit.ts";
+import { LARGE_INPUT_ATOMS } from "../tools/placement.ts";
 
 /** Default URL template (PubChem PUG REST, property SMILES as JSON). `{name}` is replaced by the encoded name. */
 export const DEFAULT_NAME_LOOKUP_URL =
@@ -327,7 +328,8 @@ function interpret(
 /**
  * Looks a chemical name up and returns RDKit's canonical SMILES of the answer. Errors: NAME_NOT_FOUND (HTTP
  * 404 or PUGREST.NotFound), LOOKUP_TIMEOUT (no complete answer within the timeout), LOOKUP_UNREACHABLE
- * (network failure), LOOKUP_BAD_RESPONSE (other HTTP status, non-JSON, missing fields, unparsable SMILES).
+ * (network failure), LOOKUP_BAD_RESPONSE (other HTTP status, non-JSON, missing fields, unparsable SMILES),
+ * MOLECULE_TOO_LARGE (an answer over the pool's large-input size, which the protocol thread does not parse).
  *
  * @example
  * ```ts
@@ -383,10 +385,28 @@ export async function nameToSmiles(rawName: string): Promise<NameLookupResult> {
     clearTimeout(timer);
   }
   const found = interpret(name, status, text, source);
-  let smiles: string;
+  return { ...found, smiles: canonicalRemote(found.source_smiles, source, status, LARGE_INPUT_ATOMS) };
+}
+
+/**
+ * The service's SMILES canonicalised by the protocol thread's RDKit, which only ever sees small molecules: a
+ * larger answer is refused by its atom count as written, before RDKit parses it. Only RDKit's typed refusals
+ * become LOOKUP_BAD_RESPONSE; anything else (a WebAssembly trap) propagates, so the instance is not trusted again.
+ */
+function canonicalRemote(sourceSmiles: string, source: string, status: number, maxAtoms: number): string {
+  const atoms = countSmilesAtoms(sourceSmiles);
+  if (atoms > maxAtoms) {
+    throw new ChemError(
+      "MOLECULE_TOO_LARGE",
+      `The name lookup service (${source}) answered a molecule of ${atoms} atoms; name_to_smiles takes answers ` +
+        `of at most ${maxAtoms}; look its structure up elsewhere and pass the SMILES to the other tools.`,
+      { atoms, limit: maxAtoms },
+    );
+  }
   try {
-    smiles = withMol(found.source_smiles, (mol) => mol.get_smiles());
-  } catch {
+    return withMol(sourceSmiles, (mol) => mol.get_smiles(), maxAtoms);
+  } catch (error) {
+    if (!(error instanceof ChemError)) throw error;
     // Neither the remote SMILES nor RDKit's words about it are repeated: both are the remote body's content.
     throw new ChemError(
       "LOOKUP_BAD_RESPONSE",
@@ -394,5 +414,4 @@ export async function nameToSmiles(rawName: string): Promise<NameLookupResult> {
       { status },
     );
   }
-  return { ...found, smiles };
 }

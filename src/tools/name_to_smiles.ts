@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { DEFAULT_NAME_LOOKUP_TIMEOUT_MS, MAX_NAME_LENGTH, nameToSmiles } from "../chem/lookup.ts";
 import { count } from "./common.ts";
+import { LARGE_INPUT_ATOMS } from "./placement.ts";
 import { defineTool, OUTSIDE_LOOKUP } from "./tool.ts";
 
 /** `name_to_smiles`: chemical name to SMILES through PubChem (the one networked tool). */
@@ -15,7 +16,7 @@ export const nameToSmilesTool = defineTool({
       DEFAULT_NAME_LOOKUP_TIMEOUT_MS / 1000
     } s timeout, no fallback; the first of several matches is used. ` +
     "Errors: NAME_NOT_FOUND, LOOKUP_TIMEOUT, LOOKUP_UNREACHABLE, " +
-    "LOOKUP_BAD_RESPONSE.",
+    `LOOKUP_BAD_RESPONSE, MOLECULE_TOO_LARGE (an answer of more than ${LARGE_INPUT_ATOMS} atoms).`,
   input: v.strictObject({
     name: v.pipe(
       v.string(),

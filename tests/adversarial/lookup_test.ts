@@ -80,6 +80,26 @@ test("lookup: no remote body, fault text or remote SMILES in any answer", async 
   assert.ok(!stdout.includes("<script>"), stdout);
 });
 
+test("lookup: a huge molecule from the service never reaches the protocol thread's RDKit; later calls unharmed", async () => {
+  const child = startServer([], { CHEM_MCP_NAME_LOOKUP_URL: lookup.template });
+  const input = [
+    toolCall("name_to_smiles", { name: "ring-300" }, "1"),
+    toolCall("name_to_smiles", { name: "chain-499" }, "2"),
+    toolCall("name_to_smiles", { name: "aspirin" }, "3"),
+    toolCall("calc_properties", { smiles: "OCC" }, "4"),
+    toolCall("smarts_match", { smiles: "CCO", smarts: "CO" }, "5"),
+  ].join("\n");
+  const { stdout, stderr, code } = await collect(child, `${input}\n`);
+  assert.equal(code, 0);
+  const answers = stdout.trim().split("\n").map((l) => JSON.parse(l) as Answer).sort((a, b) => a.id - b.id);
+  assert.deepEqual(answers.slice(0, 2).map(codeOf), ["MOLECULE_TOO_LARGE", "MOLECULE_TOO_LARGE"]);
+  assert.ok(!stdout.includes("cccccccccc") && !stdout.includes("CCCCCCCCCC"), "the remote SMILES echoed");
+  assert.equal(answers[2]?.result?.structuredContent?.smiles, "CC(=O)Oc1ccccc1C(=O)O");
+  assert.match(JSON.stringify(answers[3]), /"molecular_weight":46.069/);
+  assert.match(JSON.stringify(answers[4]), /"match_count":1/);
+  assert.doesNotMatch(stderr, /every later call runs in the pool|threw:/);
+});
+
 test("lookup: templates with {name} outside the path and query, or with credentials, are refused at start", async () => {
   const templates = [
     "http://{name}.example.org/x",

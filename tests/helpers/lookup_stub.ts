@@ -49,8 +49,8 @@ export interface HostileLookup {
 /**
  * Starts a lookup service whose behaviour the looked-up name picks: `redirect-away` (302 to another origin),
  * `redirect-same` (302 to `aspirin` on the same origin), `redirect-loop` (302 to itself), `garbage` (HTML),
- * `bad-smiles` (an unparsable SMILES), `fault` (a Fault whose code is not PUG REST's), `aspirin`; anything else
- * is a 404. Each answer carries {@link REMOTE_SECRET}.
+ * `bad-smiles` (an unparsable SMILES), `fault` (a Fault whose code is not PUG REST's), `ring-300` and
+ * `chain-499` (molecules past the size the protocol thread parses), `aspirin`; anything else is a 404. Each answer carries {@link REMOTE_SECRET}.
  */
 export async function startHostileLookup(): Promise<HostileLookup> {
   const paths: string[] = [];
@@ -86,6 +86,12 @@ export async function startHostileLookup(): Promise<HostileLookup> {
         return json(200, { PropertyTable: { Properties: [{ CID: 1, SMILES: `C1CC(${REMOTE_SECRET}` }] } });
       case "fault":
         return json(500, { Fault: { Code: `${REMOTE_SECRET} <script>`, Message: REMOTE_SECRET } });
+      case "ring-300":
+        return json(200, {
+          PropertyTable: { Properties: [{ CID: 1, SMILES: "c1" + "c".repeat(298) + "c1" }] },
+        });
+      case "chain-499":
+        return json(200, { PropertyTable: { Properties: [{ CID: 1, SMILES: "C".repeat(499) }] } });
       case "aspirin":
         return json(200, { PropertyTable: { Properties: [{ CID: 2244, SMILES: KNOWN.aspirin!.smiles }] } });
       default:
