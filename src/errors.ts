@@ -52,7 +52,8 @@ export const CHEM_ERROR_DOCS: Readonly<Record<ChemErrorCode, { meaning: string; 
     fix: "Raise the limit within its maximum, or simplify the input.",
   },
   SERVER_BUSY: {
-    meaning: "Every tool worker stayed busy past the queue deadline (`details.retry_after_ms`).",
+    meaning:
+      "No tool worker came free and finished starting within the queue deadline (`details.retry_after_ms`).",
     fix: "Retry after that time.",
   },
   EMBEDDING_FAILED: {

@@ -173,7 +173,8 @@ type CallOutcome =
   | WorkerReply
   | { readonly kind: "died"; readonly reason: string }
   | { readonly kind: "timeout" }
-  | { readonly kind: "cancelled" };
+  | { readonly kind: "cancelled" }
+  | { readonly kind: "busy" };
 
 interface Slot {
   /** The worker, once started: starts are queued, one per macrotask (see `#pump`). */
@@ -201,7 +202,8 @@ interface Waiter {
  * larger than {@link LARGE_INPUT_ATOMS}.
  *
  * No wait is unbounded and no call can leave damage behind:
- * - a call waits for a worker at most `queueDeadlineMs`, then is answered `SERVER_BUSY` with a retry hint;
+ * - a call waits for a worker at most `queueDeadlineMs`, for one to come free and to finish starting alike, then
+ *   is answered `SERVER_BUSY` with a retry hint;
  * - tools that can run to a long time limit (`isolation`) hold at most `size - 1` workers (at least one), so a
  *   bounded call always finds a worker they cannot take; with `size` 1 a second worker starts for bounded calls
  *   while the only one runs such a search, and stops when it falls idle;
@@ -272,13 +274,20 @@ export class IsolatedRunner {
     if (deadlineMs === undefined) return await this.#runInPlace(tool, args);
     if (signal?.aborted) throw new CancelledError();
     const runaway = tool.isolation !== undefined;
-    const slot = await this.#acquire(runaway, signal); // counted in #runaway from here when runaway
+    // One deadline for the whole wait: for a worker to come free, then for it to finish starting.
+    const queueEnd = performance.now() + this.#queueDeadlineMs();
+    const slot = await this.#acquire(runaway, signal, queueEnd); // counted in #runaway from here when runaway
     if (runaway) this.#keepReserve();
     let reply: CallOutcome;
     try {
-      reply = await this.#call(slot, tool, args, deadlineMs, signal);
+      reply = await this.#call(slot, tool, args, deadlineMs, signal, queueEnd);
     } finally {
       if (runaway) this.#runaway--;
+    }
+    if (reply.kind === "busy") {
+      // The worker was never used: it finishes starting for the next call.
+      this.#release(slot);
+      throw this.#busy();
     }
     // After a timeout, a cancel, a death or an exception (possibly a WebAssembly trap) the worker's RDKit is not
     // trusted; nor after it built a very large molecule, which may have damaged it without a trap.
@@ -323,9 +332,10 @@ export class IsolatedRunner {
     args: Record<string, unknown>,
     deadlineMs: number,
     signal: AbortSignal | undefined,
+    queueEnd: number,
   ): Promise<CallOutcome> {
     try {
-      await slot.ready;
+      if (!(await settlesBy(slot.ready, queueEnd))) return { kind: "busy" };
     } catch (error) {
       return { kind: "died", reason: describe(error) };
     }
@@ -348,10 +358,9 @@ export class IsolatedRunner {
   }
 
   /** A worker for a call: an idle one, a new one within the limits, or the first to come free in time. */
-  #acquire(runaway: boolean, signal: AbortSignal | undefined): Promise<Slot> {
+  #acquire(runaway: boolean, signal: AbortSignal | undefined, queueEnd: number): Promise<Slot> {
     const now = this.#tryTake(runaway);
     if (now) return Promise.resolve(now);
-    const waitMs = this.#options.queueDeadlineMs ?? QUEUE_DEADLINE_MS;
     return new Promise((resolve, reject) => {
       const leave = () => {
         clearTimeout(timer);
@@ -361,15 +370,8 @@ export class IsolatedRunner {
       };
       const timer = setTimeout(() => {
         leave();
-        reject(
-          new ChemError(
-            "SERVER_BUSY",
-            `Every tool worker stayed busy for ${waitMs / 1000} s (other calls are running long searches); ` +
-              "retry in a few seconds.",
-            { retry_after_ms: waitMs, workers: this.#options.size },
-          ),
-        );
-      }, waitMs);
+        reject(this.#busy());
+      }, Math.max(0, queueEnd - performance.now()));
       const onAbort = () => {
         leave();
         reject(new CancelledError());
@@ -384,6 +386,22 @@ export class IsolatedRunner {
       };
       this.#waiting.push(waiter);
     });
+  }
+
+  #queueDeadlineMs(): number {
+    return this.#options.queueDeadlineMs ?? QUEUE_DEADLINE_MS;
+  }
+
+  #busy(): ChemError {
+    const waitMs = this.#queueDeadlineMs();
+    return new ChemError(
+      "SERVER_BUSY",
+      `No tool worker was ready within ${
+        waitMs / 1000
+      } s (other calls are running long searches, or workers ` +
+        "are still starting); retry in a few seconds.",
+      { retry_after_ms: waitMs, workers: this.#options.size },
+    );
   }
 
   /**
@@ -533,6 +551,19 @@ export class IsolatedRunner {
       slot.dead = true;
       this.#alive--;
     }
+  }
+}
+
+/** Whether `promise` resolves before `end` (a `performance.now()` time); rejects as it does. */
+async function settlesBy(promise: Promise<void>, end: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, end - performance.now()));
+  });
+  try {
+    return await Promise.race([promise.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -54,6 +54,8 @@ function fakeTool(name: string, isolated: boolean): Tool {
 }
 
 class FakeWorkers {
+  /** @param startMs How long each worker takes to report ready. */
+  constructor(readonly startMs = 1) {}
   spawned = 0;
   terminated = 0;
   running = 0;
@@ -72,7 +74,7 @@ class FakeWorkers {
             if (!alive) return;
             onMessage({ kind: "ready" });
             onMessage({ kind: "warm" });
-          }, 1);
+          }, this.startMs);
           return;
         }
         const behaviour = (message.args as { behaviour: Behaviour }).behaviour;
@@ -271,6 +273,28 @@ test("a call that waits past the queue deadline is answered SERVER_BUSY with a r
   );
   assert.ok(performance.now() - started < 500);
   await Promise.allSettled([first, second]);
+  runner.close();
+});
+
+test("the queue deadline also bounds waiting for a worker that is still starting; the worker serves the next call", async () => {
+  const workers = new FakeWorkers(300);
+  const pooled = fakeTool("pooled", false);
+  const runner = new IsolatedRunner({
+    spawn: workers.spawn,
+    wasm,
+    size: 1,
+    pooled: new Set(["pooled"]),
+    queueDeadlineMs: 50,
+  });
+  const started = performance.now();
+  await assert.rejects(
+    runner.run(pooled, { behaviour: { ms: 1, value: 1 } }),
+    (e) => e instanceof ChemError && e.code === "SERVER_BUSY" && e.details?.retry_after_ms === 50,
+  );
+  assert.ok(performance.now() - started < 250, `answered after ${performance.now() - started} ms`);
+  await new Promise((r) => setTimeout(r, 400));
+  assert.equal(await runner.run(pooled, { behaviour: { ms: 1, value: 2 } }), 2);
+  assert.equal(workers.spawned, 1, "the starting worker was kept, not replaced");
   runner.close();
 });
 
