@@ -191,7 +191,7 @@ test("find_mcs's own timeout_seconds holds from outside: answered within the lim
   const loose = { atom_compare: "any", bond_compare: "any", ring_matches_ring_only: false };
   try {
     await assertHealthy(server, "start");
-    for (const [list, limit] of [[pair, 1], [pair, 3], [Array(10).fill(pair).flat(), 2]] as const) {
+    for (const [list, limit] of [[pair, 1], [Array(10).fill(pair).flat(), 2]] as const) {
       const started = Date.now();
       const answer = structured(
         await server.call("find_mcs", { smiles_list: list, timeout_seconds: limit, ...loose }),
