@@ -479,10 +479,12 @@ export class IsolatedRunner {
       failed = reject;
     });
     ready.catch(() => {}); // observed in run(); never an unhandled rejection
-    const startup = setTimeout(
-      () => failed(new Error("a tool worker did not start in time")),
-      this.#options.startupMs ?? 30_000,
-    );
+    const startup = setTimeout(() => {
+      failed(new Error("a tool worker did not start in time"));
+      // Left idle, it would hand its failure to the next call: stop it, and start another when one is asked for.
+      slot.handle?.terminate();
+      this.#forget(slot);
+    }, this.#options.startupMs ?? 30_000);
     let warmed: () => void = () => {};
     const warm = new Promise<void>((resolve) => (warmed = resolve));
     const slot: Slot = { ready, warm, dead: false, stopWaiting: () => clearTimeout(startup) };

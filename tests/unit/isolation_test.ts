@@ -298,6 +298,27 @@ test("the queue deadline also bounds waiting for a worker that is still starting
   runner.close();
 });
 
+test("a worker that never starts is stopped at the start limit; the next call gets a new one, not its failure", async () => {
+  const workers = new FakeWorkers(60_000);
+  const pooled = fakeTool("pooled", false);
+  const runner = new IsolatedRunner({
+    spawn: workers.spawn,
+    wasm,
+    size: 1,
+    pooled: new Set(["pooled"]),
+    queueDeadlineMs: 30,
+    startupMs: 60,
+  });
+  const busy = (e: unknown) => e instanceof ChemError && e.code === "SERVER_BUSY";
+  await assert.rejects(runner.run(pooled, { behaviour: { ms: 1, value: 1 } }), busy);
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(workers.terminated, 1, "the worker past its start limit was stopped");
+  await assert.rejects(runner.run(pooled, { behaviour: { ms: 1, value: 1 } }), busy);
+  assert.equal(workers.spawned, 2);
+  runner.close();
+  await new Promise((r) => setTimeout(r, 100));
+});
+
 test("a cancelled call rejects with CancelledError at once and its worker is replaced; queued ones leave the queue", async () => {
   const workers = new FakeWorkers();
   const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 1 });
