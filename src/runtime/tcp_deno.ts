@@ -12,7 +12,7 @@ export function connStream(conn: Deno.Conn): ByteStream {
   let closed = false;
   // One read buffer per connection, and each chunk copied out at its size: a fresh 64 KiB buffer per read made
   // a client dripping one byte at a time cost 64 KiB per byte until the collector caught up (RSS +170 MiB in
-  // 40 s beside 16 such clients, bench/net_siege_bench.ts).
+  // 40 s beside 16 such clients, measured with the siege, bench/siege_bench.ts).
   const buffer = new Uint8Array(65_536);
   return {
     read: async () => {
