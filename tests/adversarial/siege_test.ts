@@ -36,10 +36,11 @@ test(`siege: an honest client keeps >= 95% success through ${SECONDS} s of every
   assert.equal(figures.lookups_clean_pct, 100);
   assert.deepEqual(lookup.elsewhere, [], "the other origin was asked");
   assert.ok(figures.flood_mib_sent! > 128, `the flood ran (${figures.flood_mib_sent} MiB)`);
-  // Two workers replaced again and again settle near 300 MiB (docs/security.md); a buffered flood costs GiBs.
+  // Worker threads replaced again and again leave a high-water mark (docs/security.md): 180 s sieges end below
+  // 500 MiB. A buffered flood would cost GiBs.
   assert.ok(figures.rss_peak_mib! < 640, `process tree peaked at ${figures.rss_peak_mib} MiB`);
   assert.ok(
-    figures.rss_after_mib! - figures.rss_before_mib! < 256,
+    figures.rss_after_mib! - figures.rss_before_mib! < 320,
     `RSS ${figures.rss_before_mib} → ${figures.rss_after_mib} MiB`,
   );
 });

@@ -50,7 +50,8 @@ export interface HostileLookup {
  * Starts a lookup service whose behaviour the looked-up name picks: `redirect-away` (302 to another origin),
  * `redirect-same` (302 to `aspirin` on the same origin), `redirect-loop` (302 to itself), `garbage` (HTML),
  * `bad-smiles` (an unparsable SMILES), `fault` (a Fault whose code is not PUG REST's), `ring-300` and
- * `chain-499` (molecules past the size the protocol thread parses), `aspirin`; anything else is a 404. Each answer carries {@link REMOTE_SECRET}.
+ * `chain-499` (molecules past the size the protocol thread parses), `slow` (a 404 after 5 s), `aspirin`;
+ * anything else is a 404. Each answer carries {@link REMOTE_SECRET}.
  */
 export async function startHostileLookup(): Promise<HostileLookup> {
   const paths: string[] = [];
@@ -92,6 +93,8 @@ export async function startHostileLookup(): Promise<HostileLookup> {
         });
       case "chain-499":
         return json(200, { PropertyTable: { Properties: [{ CID: 1, SMILES: "C".repeat(499) }] } });
+      case "slow":
+        return void setTimeout(() => json(404, { Fault: { Code: "PUGREST.NotFound" } }), 5_000);
       case "aspirin":
         return json(200, { PropertyTable: { Properties: [{ CID: 2244, SMILES: KNOWN.aspirin!.smiles }] } });
       default:

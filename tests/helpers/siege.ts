@@ -10,8 +10,8 @@
  *   numbers as `find_mcs` arguments;
  * - answers inflated by garbage: 0.9 MB tool names, methods and argument keys, whose answers must stay under
  *   64 KiB;
- * - a memory flood: a runaway search's complete request followed by junk sent as fast as the server takes it
- *   (from a process of its own);
+ * - a memory flood: a complete request that takes seconds to answer (a lookup the hostile service answers
+ *   slowly) followed by junk sent as fast as the server takes it (from a process of its own);
  * - hostile connections: 16 connections dripping a head and 8 dripping a body (each reconnecting when dropped);
  *   connect-and-reset at every phase of a request; requests followed by a half-close (their answers counted);
  *   malformed requests (NUL in a value, invalid and empty Host, a hostile absolute-form authority, both
@@ -164,10 +164,10 @@ const OVERSIZED: [string, string][] = [
 
 /**
  * The flood, run as a script in a process of its own (it would otherwise hold this event loop, and the honest
- * client's latencies would measure the siege rather than the server). Each round sends a runaway search's
- * complete request, then junk for 1.5 s (at most 32 MiB: a faster flood would measure this machine's two cores
- * rather than the server), then resets the connection, which cancels the search; then waits 1 s.
- * Prints the bytes sent after the requests.
+ * client's latencies would measure the siege rather than the server). Each round sends the complete request of
+ * a lookup the service answers after 5 s (it waits on the protocol thread, so the flood costs no tool worker),
+ * then junk for 1.5 s (at most 32 MiB: a faster flood would measure this machine's two cores rather than the
+ * server), then resets the connection and waits 1 s. Prints the bytes sent after the requests.
  */
 const FLOOD_SCRIPT = `(async () => {
   const { connect } = await import("node:net");
@@ -203,8 +203,10 @@ const FLOOD_SCRIPT = `(async () => {
 
 /** Runs the flood against `port` for `seconds` in a child of this runtime; resolves with the bytes sent. */
 function flood(port: number, seconds: number): Promise<number> {
-  const search = { smiles: RUNAWAY_MOLECULE, smarts: RUNAWAY_SMARTS, timeout_seconds: 2 };
-  const request = post(toolCall("smarts_match", search), mcpHeaders("tools/call", "smarts_match"));
+  const request = post(
+    toolCall("name_to_smiles", { name: "slow" }),
+    mcpHeaders("tools/call", "name_to_smiles"),
+  );
   const inline = "Deno" in globalThis ? ["eval", FLOOD_SCRIPT] : ["-e", FLOOD_SCRIPT];
   const child = spawn(process.execPath, inline, {
     env: { ...process.env, SIEGE_FLOOD: JSON.stringify({ port, request, seconds }) },
