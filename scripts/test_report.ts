@@ -81,7 +81,11 @@ function attribute(attributes: string, name: string): string | undefined {
 /** The test cases of a JUnit XML report (the subset Deno and Node write: flat or nested in suites). */
 export function junitCases(xml: string): JunitCase[] {
   const cases: JunitCase[] = [];
-  for (const match of xml.matchAll(/<testcase\b([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
+  // Attributes are read as quoted values: Node leaves `>` unescaped in them (a test named "refuses > 150 atoms"),
+  // and stopping at the first `>` took such a case's name for its end and the next failure's body for its own.
+  for (
+    const match of xml.matchAll(/<testcase\b((?:\s+[^\s=/>]+="[^"]*")*)\s*(?:\/>|>([\s\S]*?)<\/testcase>)/g)
+  ) {
     const [, attributes = "", body = ""] = match;
     const skipped = /<skipped\b([^>]*)/.exec(body);
     const failed = /<(failure|error)\b/.test(body) || attribute(attributes, "failure") !== undefined;

@@ -66,6 +66,19 @@ test("JUnit cases from Node's report: self-closing cases pass, skip reasons kept
   ]);
 });
 
+test("JUnit cases whose attributes hold '>' (Node leaves it unescaped) keep their names, and the next failure its own", () => {
+  const xml = `<testsuites>
+	<testcase name="size bound refuses > 150 heavy atoms" time="0.1" classname="test"/>
+	<testcase name="budget" time="0.1" classname="test" failure="is 20042 > 20000">
+		<failure type="testCodeFailure" message="is 20042 > 20000">AssertionError</failure>
+	</testcase>
+</testsuites>`;
+  assert.deepEqual(junitCases(xml).map((c) => [c.name, c.status]), [
+    ["size bound refuses > 150 heavy atoms", "passed"],
+    ["budget", "failed"],
+  ]);
+});
+
 test("a stage's outcome names its failures and skips; a non-zero exit without a reported failure is one", () => {
   const dir = mkdtempSync(join(tmpdir(), "chem-mcp-report-test-"));
   try {
