@@ -7,7 +7,7 @@ import {
   MCS_MAX_TIMEOUT_S,
   MCS_MIN_MOLECULES,
 } from "../chem/mcs.ts";
-import { count, ISOLATION_GRACE_S, smilesArg } from "./common.ts";
+import { count, ISOLATION_GRACE_S, smilesString } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 /** Method text echoed in results. */
@@ -28,7 +28,7 @@ export const findMcsTool = defineTool({
     "NO_COMMON_SUBSTRUCTURE, COMPUTATION_TIMEOUT.",
   input: v.strictObject({
     smiles_list: v.pipe(
-      v.array(smilesArg("One molecule as SMILES.")),
+      v.array(smilesString),
       v.minLength(MCS_MIN_MOLECULES),
       v.maxLength(MCS_MAX_MOLECULES),
       v.description(

@@ -37,7 +37,7 @@ export const smartsMatchTool = defineTool({
         v.integer(),
         v.minValue(1),
         v.maxValue(MAX_SMARTS_TIMEOUT_S),
-        v.description("Stop the search after this many seconds (COMPUTATION_TIMEOUT)."),
+        v.description("Wall-clock limit, s."),
       ),
       DEFAULT_SMARTS_TIMEOUT_S,
     ),
