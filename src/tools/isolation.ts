@@ -340,14 +340,17 @@ export class IsolatedRunner {
       return { kind: "died", reason: describe(error) };
     }
     const outcome = await new Promise<CallOutcome>((resolve) => {
-      const timer = setTimeout(() => resolve({ kind: "timeout" }), deadlineMs);
-      const onAbort = () => resolve({ kind: "cancelled" });
-      signal?.addEventListener("abort", onAbort, { once: true });
-      slot.settle = (outcome) => {
+      // Every way out clears the deadline: a cancelled call's timer left pending kept a Node process that had
+      // read its last line alive until the cancelled search's limit (20 s), with nothing left to do.
+      const finish = (outcome: CallOutcome) => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
         resolve(outcome);
       };
+      const timer = setTimeout(() => finish({ kind: "timeout" }), deadlineMs);
+      const onAbort = () => finish({ kind: "cancelled" });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      slot.settle = finish;
       if (signal?.aborted) onAbort();
       slot.handle!.hold(true);
       slot.handle!.post({ kind: "call", tool: tool.name, args });

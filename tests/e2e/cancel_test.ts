@@ -78,7 +78,12 @@ for (const dialect of ["modern", "legacy"] as const) {
       timeout_seconds: 20,
     });
     await cancelThenCall(server, search, 500);
+    // Nothing of the cancelled search may outlive it: not its worker, not its 21 s deadline, which once kept a
+    // Node server alive after its stdin ended until the search's own limit.
+    const closing = performance.now();
     assert.equal(await server.client.close(), 0);
+    const exitMs = performance.now() - closing;
+    assert.ok(exitMs < 5_000, `the server exited ${exitMs.toFixed(0)} ms after its stdin ended`);
   });
 }
 
