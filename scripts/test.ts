@@ -184,36 +184,58 @@ async function npmPackageTests(): Promise<Outcome> {
 }
 
 const results: Outcome[] = [];
-results.push(await check("format", deno, ["fmt", "--check"]));
-results.push(await check("lint", deno, ["lint"]));
-results.push(await check("deno check", deno, ["check", "."]));
+/** How long each stage took, said at the end: CI has a time budget, and this shows where it goes. */
+const timings: string[] = [];
+async function timed(name: string, stage: () => Promise<Outcome>): Promise<Outcome> {
+  const started = performance.now();
+  const outcome = await stage();
+  timings.push(`  ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s  ${name}`);
+  return outcome;
+}
 results.push(
-  await check("JSR package (deno publish --dry-run)", deno, ["publish", "--dry-run", "--allow-dirty"]),
+  await timed("static checks and the Node build", async () =>
+    sum([
+      await check("format", deno, ["fmt", "--check"]),
+      await check("lint", deno, ["lint"]),
+      await check("deno check", deno, ["check", "."]),
+      await check("JSR package (deno publish --dry-run)", deno, ["publish", "--dry-run", "--allow-dirty"]),
+      await (async () => {
+        rmSync("dist", { recursive: true, force: true });
+        return await check("tsc (Node build)", "node", [
+          "node_modules/typescript/bin/tsc",
+          "-p",
+          "tsconfig.json",
+        ]);
+      })(),
+      // As `npm run build` ships them, so the Node suite's end-to-end tests run the bundled entries.
+      await check("Node entry bundles", deno, ["run", "-A", "scripts/bundle_node.ts"]),
+    ])),
 );
-rmSync("dist", { recursive: true, force: true });
-results.push(
-  await check("tsc (Node build)", "node", ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json"]),
-);
-// As `npm run build` ships them, so the Node suite's end-to-end tests run the bundled entries.
-results.push(await check("Node entry bundles", deno, ["run", "-A", "scripts/bundle_node.ts"]));
 const runs = (part: string) => only === undefined || only === part;
-if (runs("deno")) results.push(await denoTests());
-if (runs("node")) results.push(await nodeTests());
+if (runs("deno")) results.push(await timed("deno test", () => denoTests()));
+if (runs("node")) results.push(await timed("node --test", () => nodeTests()));
 if (runs("artifacts")) {
-  results.push(await seaBinaryTests());
-  results.push(await npmPackageTests());
-  if (HOST_TARGET) results.push(await compileScriptTests(HOST_TARGET));
+  results.push(await timed("single executable", seaBinaryTests));
+  results.push(await timed("npm package", npmPackageTests));
+  if (HOST_TARGET) results.push(await timed("deno compile script", () => compileScriptTests(HOST_TARGET)));
   results.push(
-    await nodeTests("MCP Bundle: built, unpacked and served on Node", [
-      "dist/tests/artifacts/mcpb_bundle.js",
-    ]),
+    await timed("MCP Bundle", () =>
+      nodeTests("MCP Bundle: built, unpacked and served on Node", [
+        "dist/tests/artifacts/mcpb_bundle.js",
+      ])),
   );
 }
 if (runs("docs")) {
-  results.push(await denoTests("documented commands", ["tests/docs/documented_commands.ts"]));
+  results.push(
+    await timed(
+      "documented commands",
+      () => denoTests("documented commands", ["tests/docs/documented_commands.ts"]),
+    ),
+  );
 }
 
 rmSync(reports, { recursive: true, force: true });
 const total = sum(results);
+console.log(`\nTime per stage:\n${timings.join("\n")}`);
 console.log(verdictLines(total).join("\n"));
 process.exitCode = total.failed === 0 ? 0 : 1;
