@@ -50,8 +50,8 @@ export const generate3dTool = defineTool({
   description:
     "One 3D structure as XYZ text, or an SDF record with format 'sdf' (Å, all hydrogens; heavy atoms in SMILES " +
     "order, then H), and its DREIDING steric energy (kcal/mol; compare only between structures of one " +
-    "molecule). L-BFGS minimisation with DREIDING (Mayo et al. 1990); specified stereo is verified. One local " +
-    "minimum, not a conformer search. " +
+    "molecule). Heuristic placement, then L-BFGS minimisation with DREIDING (Mayo et al. 1990); specified " +
+    "stereo is verified. One local minimum, not a conformer search. " +
     `Limits: ${MAX_3D_HEAVY_ATOMS} heavy atoms, ${DEFAULT_TIME_LIMIT_MS / 1000} s. Errors: INVALID_SMILES, ` +
     "MOLECULE_TOO_LARGE, UNSUPPORTED_MOLECULE, COMPUTATION_TIMEOUT, EMBEDDING_FAILED.",
   input: v.strictObject({
