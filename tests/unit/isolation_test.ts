@@ -8,6 +8,7 @@ import * as v from "valibot";
 import { readFileSync } from "node:fs";
 import {
   IsolatedRunner,
+  type IsolatedRunnerOptions,
   serveToolWorker,
   type WorkerHandle,
   type WorkerReply,
@@ -201,16 +202,18 @@ test("an exception in the worker fails the call and retires the worker (its RDKi
   assert.equal(workers.spawned, 2);
 });
 
+/** A pool over `workers` with the fake tool "pooled" among its pooled tools, returned with it. */
+function pooledRunner(
+  workers: FakeWorkers,
+  options: Omit<IsolatedRunnerOptions, "spawn" | "wasm" | "pooled">,
+): { pooled: Tool; runner: IsolatedRunner } {
+  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, pooled: new Set(["pooled"]), ...options });
+  return { pooled: fakeTool("pooled", false), runner };
+}
+
 test("never more workers than the pool size; waiting calls get the next free one, also after a timeout", async () => {
   const workers = new FakeWorkers();
-  const pooled = fakeTool("pooled", false);
-  const runner = new IsolatedRunner({
-    spawn: workers.spawn,
-    wasm,
-    size: 2,
-    pooled: new Set(["pooled"]),
-    pooledDeadlineMs: 100,
-  });
+  const { pooled, runner } = pooledRunner(workers, { size: 2, pooledDeadlineMs: 100 });
   const calls = [
     runner.run(pooled, { behaviour: { hang: true } }),
     runner.run(pooled, { behaviour: { ms: 60, value: 1 } }),
@@ -226,10 +229,9 @@ test("never more workers than the pool size; waiting calls get the next free one
 
 test("searches that may run to their time limit hold at most size - 1 workers; bounded calls pass them", async () => {
   const workers = new FakeWorkers();
-  const pooled = fakeTool("pooled", false);
   const slow = fakeTool("slow_search", false);
   const slowSearch = { ...slow, isolation: { deadlineMs: () => 400 } } as Tool;
-  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 3, pooled: new Set(["pooled"]) });
+  const { pooled, runner } = pooledRunner(workers, { size: 3 });
   const searches = [1, 2, 3].map(() => runner.run(slowSearch, { behaviour: { hang: true } }));
   await new Promise((r) => setTimeout(r, 20));
   assert.equal(workers.running, 2, "the third search waits: one worker stays for bounded calls");
@@ -243,8 +245,7 @@ test("searches that may run to their time limit hold at most size - 1 workers; b
 
 test("with one worker, a bounded call gets a second worker while a search holds the first", async () => {
   const workers = new FakeWorkers();
-  const pooled = fakeTool("pooled", false);
-  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 1, pooled: new Set(["pooled"]) });
+  const { pooled, runner } = pooledRunner(workers, { size: 1 });
   const search = runner.run(isolated, { behaviour: { hang: true } });
   await new Promise((r) => setTimeout(r, 10));
   assert.equal(await runner.run(pooled, { behaviour: { ms: 5, value: 3 } }), 3);
@@ -255,15 +256,7 @@ test("with one worker, a bounded call gets a second worker while a search holds 
 
 test("a call that waits past the queue deadline is answered SERVER_BUSY with a retry hint", async () => {
   const workers = new FakeWorkers();
-  const pooled = fakeTool("pooled", false);
-  const runner = new IsolatedRunner({
-    spawn: workers.spawn,
-    wasm,
-    size: 1,
-    pooled: new Set(["pooled"]),
-    pooledDeadlineMs: 1_000,
-    queueDeadlineMs: 50,
-  });
+  const { pooled, runner } = pooledRunner(workers, { size: 1, pooledDeadlineMs: 1_000, queueDeadlineMs: 50 });
   const first = runner.run(pooled, { behaviour: { hang: true } });
   const second = runner.run(pooled, { behaviour: { hang: true } });
   const started = performance.now();
@@ -278,14 +271,7 @@ test("a call that waits past the queue deadline is answered SERVER_BUSY with a r
 
 test("the queue deadline also bounds waiting for a worker that is still starting; the worker serves the next call", async () => {
   const workers = new FakeWorkers(300);
-  const pooled = fakeTool("pooled", false);
-  const runner = new IsolatedRunner({
-    spawn: workers.spawn,
-    wasm,
-    size: 1,
-    pooled: new Set(["pooled"]),
-    queueDeadlineMs: 50,
-  });
+  const { pooled, runner } = pooledRunner(workers, { size: 1, queueDeadlineMs: 50 });
   const started = performance.now();
   await assert.rejects(
     runner.run(pooled, { behaviour: { ms: 1, value: 1 } }),
@@ -300,15 +286,7 @@ test("the queue deadline also bounds waiting for a worker that is still starting
 
 test("a worker that never starts is stopped at the start limit; the next call gets a new one, not its failure", async () => {
   const workers = new FakeWorkers(60_000);
-  const pooled = fakeTool("pooled", false);
-  const runner = new IsolatedRunner({
-    spawn: workers.spawn,
-    wasm,
-    size: 1,
-    pooled: new Set(["pooled"]),
-    queueDeadlineMs: 30,
-    startupMs: 60,
-  });
+  const { pooled, runner } = pooledRunner(workers, { size: 1, queueDeadlineMs: 30, startupMs: 60 });
   const busy = (e: unknown) => e instanceof ChemError && e.code === "SERVER_BUSY";
   await assert.rejects(runner.run(pooled, { behaviour: { ms: 1, value: 1 } }), busy);
   await new Promise((r) => setTimeout(r, 100));
