@@ -8,10 +8,9 @@
  *
  * @module
  */
-import { ChemError } from "../errors.ts";
+import { ChemError, preview } from "../errors.ts";
 import { readAtMost } from "../bytes.ts";
-import { countSmilesAtoms, preview, withMol } from "./rdkit.ts";
-import { LARGE_INPUT_ATOMS } from "../tools/placement.ts";
+import { countSmilesAtoms, MAX_HEAVY_ATOMS, withMol } from "./rdkit.ts";
 
 /** Default URL template (PubChem PUG REST, property SMILES as JSON). `{name}` is replaced by the encoded name. */
 export const DEFAULT_NAME_LOOKUP_URL =
@@ -329,14 +328,18 @@ function interpret(
  * Looks a chemical name up and returns RDKit's canonical SMILES of the answer. Errors: NAME_NOT_FOUND (HTTP
  * 404 or PUGREST.NotFound), LOOKUP_TIMEOUT (no complete answer within the timeout), LOOKUP_UNREACHABLE
  * (network failure), LOOKUP_BAD_RESPONSE (other HTTP status, non-JSON, missing fields, unparsable SMILES),
- * MOLECULE_TOO_LARGE (an answer over the pool's large-input size, which the protocol thread does not parse).
+ * MOLECULE_TOO_LARGE (an answer of more than `maxAtoms` atoms, refused before RDKit parses it: the server passes
+ * the pool's large-input size, since its protocol thread's RDKit only ever sees small molecules).
  *
  * @example
  * ```ts
  * (await nameToSmiles("aspirin")).smiles; // "CC(=O)Oc1ccccc1C(=O)O"
  * ```
  */
-export async function nameToSmiles(rawName: string): Promise<NameLookupResult> {
+export async function nameToSmiles(
+  rawName: string,
+  maxAtoms: number = MAX_HEAVY_ATOMS,
+): Promise<NameLookupResult> {
   const name = rawName.trim();
   if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
     throw new ChemError(
@@ -385,12 +388,12 @@ export async function nameToSmiles(rawName: string): Promise<NameLookupResult> {
     clearTimeout(timer);
   }
   const found = interpret(name, status, text, source);
-  return { ...found, smiles: canonicalRemote(found.source_smiles, source, status, LARGE_INPUT_ATOMS) };
+  return { ...found, smiles: canonicalRemote(found.source_smiles, source, status, maxAtoms) };
 }
 
 /**
- * The service's SMILES canonicalised by the protocol thread's RDKit, which only ever sees small molecules: a
- * larger answer is refused by its atom count as written, before RDKit parses it. Only RDKit's typed refusals
+ * The service's SMILES canonicalised by RDKit; an answer over `maxAtoms` is refused by its atom count as written,
+ * before RDKit parses it, in words about the service. Only RDKit's typed refusals
  * become LOOKUP_BAD_RESPONSE; anything else (a WebAssembly trap) propagates, so the instance is not trusted again.
  */
 function canonicalRemote(sourceSmiles: string, source: string, status: number, maxAtoms: number): string {

@@ -268,8 +268,6 @@ export function countSmilesAtoms(smiles: string): number {
   return smiles.match(ATOM_TOKEN)?.length ?? 0;
 }
 
-export { preview } from "../errors.ts";
-
 /**
  * Atoms in the molecule's largest ring of RDKit's ring perception (SSSR), from its JSON ring list; 0 without
  * rings.

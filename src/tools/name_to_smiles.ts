@@ -37,5 +37,6 @@ export const nameToSmilesTool = defineTool({
     match_count: count("Records the service returned for the name (the first is used)."),
     source: v.pipe(v.string(), v.description("Host of the lookup service.")),
   }),
-  run: ({ name }) => nameToSmiles(name),
+  // The lookup runs on the protocol thread, whose RDKit only ever sees molecules the pool calls small.
+  run: ({ name }) => nameToSmiles(name, LARGE_INPUT_ATOMS),
 });
