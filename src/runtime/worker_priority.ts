@@ -19,19 +19,30 @@ export const WORKER_NICE_STEP = 10;
 /** The lowest priority Linux has. */
 const LOWEST_NICE = 19;
 
+/** A thread's or process's nice value, or undefined where it cannot be read (a sandbox without the call). */
+function niceOf(id: number): number | undefined {
+  try {
+    return getPriority(id);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The nice value for tool workers of the server whose protocol thread is `protocolThread` (a thread id). */
-function workerNice(protocolThread: number): number {
-  return Math.min(LOWEST_NICE, getPriority(protocolThread) + WORKER_NICE_STEP);
+function workerNice(protocolThread: number): number | undefined {
+  const nice = niceOf(protocolThread);
+  return nice === undefined ? undefined : Math.min(LOWEST_NICE, nice + WORKER_NICE_STEP);
 }
 
 /**
- * Lowers a thread or process to `nice`, never raising it. Only an optimisation: a refusal (a sandbox without
- * the call) leaves the priority as it was, and the worker serves the same calls at its inherited priority.
+ * Lowers a thread or process to `target`, never raising it. Only an optimisation: a refusal leaves the priority
+ * as it was, and the worker serves the same calls at its inherited priority.
  */
-function lower(id: number, nice: () => number): void {
+function lower(id: number, target: number | undefined): void {
+  const nice = niceOf(id);
+  if (target === undefined || nice === undefined || nice >= target) return;
   try {
-    const target = nice();
-    if (getPriority(id) < target) setPriority(id, target);
+    setPriority(id, target);
   } catch {
     // As it was.
   }
@@ -43,7 +54,7 @@ function lower(id: number, nice: () => number): void {
  * protocol thread included.
  */
 export function yieldCoresToProtocolThread(): void {
-  if (process.platform === "linux") lower(0, () => workerNice(process.pid));
+  if (process.platform === "linux") lower(0, workerNice(process.pid));
 }
 
 function threadIds(): number[] {
@@ -60,7 +71,7 @@ function threadIds(): number[] {
  * {@link joinMainThreadPriority}, called by the child itself, catches any thread started sooner.
  */
 export function lowerProcessPriority(pid: number): void {
-  if (process.platform === "linux") lower(pid, () => workerNice(process.pid));
+  if (process.platform === "linux") lower(pid, workerNice(process.pid));
 }
 
 /**
@@ -70,7 +81,8 @@ export function lowerProcessPriority(pid: number): void {
  */
 export function joinMainThreadPriority(): void {
   if (process.platform !== "linux") return;
-  for (const id of threadIds()) lower(id, () => getPriority(process.pid));
+  const target = niceOf(process.pid);
+  for (const id of threadIds()) lower(id, target);
 }
 
 /**
@@ -88,5 +100,6 @@ export function joinMainThreadPriority(): void {
  */
 export function lowerThreads(protocolThread: number): void {
   if (process.platform !== "linux") return;
-  for (const id of threadIds()) if (id !== protocolThread) lower(id, () => workerNice(protocolThread));
+  const target = workerNice(protocolThread);
+  for (const id of threadIds()) if (id !== protocolThread) lower(id, target);
 }
