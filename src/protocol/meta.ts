@@ -46,6 +46,18 @@ function invalidMeta(message: string): ProtocolError {
 }
 
 /**
+ * The error for a modern protocol version this server does not speak, in the body's `_meta` or in the
+ * `MCP-Protocol-Version` header alike; the client's text is shortened, as in every error.
+ */
+export function unsupportedProtocolVersion(version: string): ProtocolError {
+  return new ProtocolError(
+    "unsupported_protocol_version",
+    `Unsupported protocol version '${preview(version)}'; supported: ${SUPPORTED_MODERN_VERSIONS.join(", ")}.`,
+    { supported: [...SUPPORTED_MODERN_VERSIONS], requested: preview(version) },
+  );
+}
+
+/**
  * Checks the modern `_meta` envelope: -32602 for a missing or wrong-typed `protocolVersion` or
  * `clientCapabilities` or a malformed `clientInfo`; -32022 for an unsupported version.
  *
@@ -69,15 +81,7 @@ export function validateModernMeta(params: Record<string, unknown>): ModernMeta 
   if (typeof version !== "string") {
     throw invalidMeta(`params._meta["${META_KEYS.protocolVersion}"] is required and must be a string.`);
   }
-  if (!SUPPORTED_MODERN_VERSIONS.includes(version)) {
-    throw new ProtocolError(
-      "unsupported_protocol_version",
-      `Unsupported protocol version '${preview(version)}'; supported: ${
-        SUPPORTED_MODERN_VERSIONS.join(", ")
-      }.`,
-      { supported: [...SUPPORTED_MODERN_VERSIONS], requested: preview(version) },
-    );
-  }
+  if (!SUPPORTED_MODERN_VERSIONS.includes(version)) throw unsupportedProtocolVersion(version);
   const capabilities = meta[META_KEYS.clientCapabilities];
   if (!isRecord(capabilities)) {
     throw invalidMeta(`params._meta["${META_KEYS.clientCapabilities}"] is required and must be an object.`);

@@ -8,7 +8,12 @@
 import { preview, ProtocolError } from "../errors.ts";
 import { toErrorObject } from "../protocol/errors.ts";
 import { decode, errorResponse, type JsonRpcId, MAX_REQUEST_BYTES } from "../protocol/jsonrpc.ts";
-import { META_KEYS, MODERN_PROTOCOL_VERSION, SUPPORTED_MODERN_VERSIONS } from "../protocol/meta.ts";
+import {
+  META_KEYS,
+  MODERN_PROTOCOL_VERSION,
+  SUPPORTED_MODERN_VERSIONS,
+  unsupportedProtocolVersion,
+} from "../protocol/meta.ts";
 import type { McpServer } from "../protocol/server.ts";
 import type { HttpResponse, RequestHead } from "./h1.ts";
 
@@ -242,15 +247,7 @@ function checkMirroredHeaders(head: RequestHead, method: string, params: Record<
     if (method !== "initialize") throw required;
     throw new ProtocolError("header_mismatch", `${required.message} ${LEGACY_OVER_HTTP_HINT}`, required.data);
   }
-  if (!SUPPORTED_MODERN_VERSIONS.includes(version)) {
-    throw new ProtocolError(
-      "unsupported_protocol_version",
-      `Unsupported protocol version '${preview(version)}'; supported: ${
-        SUPPORTED_MODERN_VERSIONS.join(", ")
-      }.`,
-      { supported: [...SUPPORTED_MODERN_VERSIONS], requested: preview(version) },
-    );
-  }
+  if (!SUPPORTED_MODERN_VERSIONS.includes(version)) throw unsupportedProtocolVersion(version);
   const meta = params._meta as Record<string, unknown> | undefined;
   const bodyVersion = meta?.[META_KEYS.protocolVersion];
   if (bodyVersion !== undefined && bodyVersion !== version) {
