@@ -19,15 +19,14 @@ const call = (id: number, name: string, args: unknown, meta: unknown = MODERN_ME
     params: { name, arguments: args, _meta: meta },
   });
 
+/** A modern request whose method is a huge unknown name. */
+const hugeMethod = (id: number) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method: "m".repeat(HUGE), params: { _meta: MODERN_META } });
+
 /** Each request line and what it tries to make the server repeat. */
 const STDIO_MODERN: Readonly<Record<string, string>> = {
   "an unknown tool name": call(1, "t".repeat(HUGE), {}),
-  "an unknown method": JSON.stringify({
-    jsonrpc: "2.0",
-    id: 2,
-    method: "m".repeat(HUGE),
-    params: { _meta: MODERN_META },
-  }),
+  "an unknown method": hugeMethod(2),
   "an unknown argument key": call(3, "parse_smiles", { smiles: "C", ["k".repeat(HUGE)]: 1 }),
   "a misspelt argument key": call(4, "parse_smiles", { ["smile" + "s".repeat(HUGE)]: "C" }),
   "50,000 unknown argument keys": call(
@@ -70,12 +69,7 @@ test("amplification: stdio, legacy dialect: a huge method in the wrong dialect g
     method: "initialize",
     params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "t", version: "1" } },
   });
-  const wrongDialect = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 2,
-    method: "m".repeat(HUGE),
-    params: { _meta: MODERN_META },
-  });
+  const wrongDialect = hugeMethod(2);
   const legacyCall = call(3, "t".repeat(HUGE), {}, undefined);
   const largest = await answersOver([init, wrongDialect, legacyCall], 3);
   assert.ok(largest < LIMIT);
@@ -87,12 +81,7 @@ test("amplification: http, header and body mismatches quoting huge values get sh
     const headers = mcpHeaders("tools/call", "parse_smiles");
     const bodies: Record<string, string> = {
       "Mcp-Name against a huge params.name": call(1, "n".repeat(HUGE), {}),
-      "Mcp-Method against a huge method": JSON.stringify({
-        jsonrpc: "2.0",
-        id: 2,
-        method: "m".repeat(HUGE),
-        params: { _meta: MODERN_META },
-      }),
+      "Mcp-Method against a huge method": hugeMethod(2),
       "a huge list as the body's protocol version": call(3, "parse_smiles", { smiles: "C" }, {
         ...MODERN_META,
         "io.modelcontextprotocol/protocolVersion": Array.from({ length: 60_000 }, () => "2026-07-28"),
