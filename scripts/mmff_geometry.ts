@@ -19,7 +19,7 @@
  * (environments and order) with MIN_BONDS training bonds by its mean difference from MMFF94's lengths; shifts
  * under 0.005 Å are dropped.
  *
- * Usage: deno run -A scripts/mmff_geometry.ts [--rounds 2]
+ * Usage: deno run -A scripts/mmff_geometry.ts [--rounds 3]
  *
  * @module
  */
@@ -27,11 +27,12 @@ import { writeFileSync } from "node:fs";
 import { loadTestRDKit } from "../tests/helpers/rdkit.ts";
 import { prepareMolecule } from "../src/chem/conformer/molecule.ts";
 import { assignTypes } from "../src/chem/conformer/typing.ts";
+import { hybridOf } from "../src/chem/conformer/parameters.ts";
 import process from "node:process";
-import { angleKeys, THETA0_PREFIX } from "../src/chem/conformer/angles.ts";
+import { angleKeys, nitrogenKey, THETA0_PREFIX } from "../src/chem/conformer/angles.ts";
 import { generate3d } from "../src/chem/conformer/index.ts";
 import { angleDegrees } from "../src/chem/conformer/quality.ts";
-import { BOND_LENGTH_SHIFTS, MMFF_ANGLES } from "../src/chem/data/mmff_geometry.ts";
+import { BOND_LENGTH_SHIFTS, MMFF_ANGLES, NITROGEN_ANGLE_SUMS } from "../src/chem/data/mmff_geometry.ts";
 import { bondShiftKey } from "../src/chem/conformer/bond_lengths.ts";
 import { distance } from "../src/chem/conformer/quality.ts";
 import { ciSubset, geometryFixture } from "../tests/reference/generate_3d_suite.ts";
@@ -42,10 +43,14 @@ const OUT = "src/chem/data/mmff_geometry.ts";
 const MIN_ANGLES = 3;
 /** Largest spread of MMFF94's θ0 within a class for the class to take it, degrees. */
 const THETA0_SPREAD = 5;
+/** Fewest training nitrogens a planarity class needs. */
+const MIN_NITROGENS = 3;
 /** Fewest bonds a bond class needs for a length shift. */
 const MIN_BONDS = 5;
 /** Rounds of the θ0 correction against generate_3d's own structures. */
-const REFINE_ROUNDS = Number(process.argv[process.argv.indexOf("--rounds") + 1] ?? 2) || 0;
+const REFINE_ROUNDS = process.argv.includes("--rounds")
+  ? Number(process.argv[process.argv.indexOf("--rounds") + 1])
+  : 3;
 
 await loadTestRDKit();
 const all = geometryFixture().molecules;
@@ -55,6 +60,8 @@ let skipped = 0;
 const training = all.filter((m) => !heldOut.has(m.id));
 /** MMFF94's θ0 per class (ends by environment), over every molecule of the fixture: parameters, not geometry. */
 const theta0 = new Map<string, number[]>();
+/** Angle sum of every trivalent nitrogen of the training molecules, by planarity class. */
+const nitrogenSums = new Map<string, number[]>();
 for (const m of all) {
   const { graph } = prepareMolecule(m.smiles, 200);
   if (graph.atoms.length !== m.atoms) {
@@ -63,6 +70,7 @@ for (const m of all) {
   }
   const types = assignTypes(graph);
   const inTraining = !heldOut.has(m.id);
+  if (inTraining) collectNitrogenSums(graph, types, m.angles);
   for (const [i, j, k, theta, mmffTheta0] of m.angles) {
     const keys = angleKeys(graph, types, i, j, k);
     let list = theta0.get(keys[2]);
@@ -74,6 +82,26 @@ for (const m of all) {
       if (!list) seen.set(key, list = []);
       list.push(theta);
     }
+  }
+}
+/** Adds the MMFF94 angle sum of each trivalent nitrogen of one molecule to {@link nitrogenSums}. */
+function collectNitrogenSums(
+  graph: ReturnType<typeof prepareMolecule>["graph"],
+  types: ReturnType<typeof assignTypes>,
+  angles: readonly (readonly number[])[],
+): void {
+  const sums = new Map<number, number>();
+  for (const [, j, , theta] of angles) {
+    const h = hybridOf(types[j!]!);
+    if (graph.atoms[j!]!.symbol === "N" && graph.neighbors[j!]!.length === 3 && (h === "2" || h === "R")) {
+      sums.set(j!, (sums.get(j!) ?? 0) + theta!);
+    }
+  }
+  for (const [j, sum] of sums) {
+    const key = nitrogenKey(graph, types, j);
+    let list = nitrogenSums.get(key);
+    if (!list) nitrogenSums.set(key, list = []);
+    list.push(sum);
   }
 }
 const counts = new Map<string, number>();
@@ -93,6 +121,14 @@ for (const [key, list] of theta0) {
   if (Math.max(...list) - Math.min(...list) > THETA0_SPREAD) continue;
   table[key] = mean(list);
   counts.set(key, list.length);
+}
+const planar = NITROGEN_ANGLE_SUMS as Record<string, number>;
+for (const key of Object.keys(planar)) delete planar[key];
+const nitrogenCounts = new Map<string, number>();
+for (const [key, list] of nitrogenSums) {
+  if (list.length < MIN_NITROGENS) continue;
+  planar[key] = mean(list);
+  nitrogenCounts.set(key, list.length);
 }
 const shifts = BOND_LENGTH_SHIFTS as Record<string, number>;
 for (const key of Object.keys(shifts)) delete shifts[key];
@@ -166,6 +202,19 @@ const lines = [
     .filter(([, shift]) => Math.abs(shift) >= 0.005)
     .sort((a, b) => a[0].localeCompare(b[0]))
     .map(([key, shift, n]) => `  ${JSON.stringify(key)}: ${shift.toFixed(3)}, // ${n}`),
+  "};",
+  "",
+  "/**",
+  " * Mean sum of a trivalent nitrogen's three angles in the same MMFF94 structures, degrees, by planarity class",
+  ` * (src/chem/conformer/angles.ts \`nitrogenKey\`; classes with ${MIN_NITROGENS} or more training nitrogens): at`,
+  " * 350° or more the class is planar (src/chem/conformer/forcefield.ts); the comment is the number of nitrogens.",
+  " */",
+  "export const NITROGEN_ANGLE_SUMS: Readonly<Record<string, number>> = {",
+  ...[...nitrogenCounts.entries()]
+    .sort((a, b) => a[0].localeCompare(b[0]))
+    .map(([key, n]) =>
+      `  ${JSON.stringify(key)}: ${(Math.round(10 * planar[key]!) / 10).toFixed(1)}, // ${n}`
+    ),
   "};",
   "",
 ];

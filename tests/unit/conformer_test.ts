@@ -37,7 +37,7 @@ import { DEFAULT_WEIGHTS, restraintEnergy } from "../../src/chem/conformer/restr
 import { signedVolume, stereoTargets } from "../../src/chem/conformer/stereo.ts";
 import { embed4dModel, objective4d } from "../../src/chem/conformer/embed4d.ts";
 import { angleDegrees, distance } from "../../src/chem/conformer/quality.ts";
-import { naturalAngle } from "../../src/chem/conformer/angles.ts";
+import { angleKeys, naturalAngle, nitrogenKey } from "../../src/chem/conformer/angles.ts";
 import { toMolBlock, toXyz } from "../../src/chem/conformer/xyz.ts";
 
 await loadTestRDKit();
@@ -282,6 +282,47 @@ test("three- and four-membered rings: their angles from the first stage, near 60
     const angle = angleDegrees(generate3d(smiles).coordinates, ring[0], ring[1], ring[2]);
     assert.ok(Math.abs(angle - theta0) < 3, `${smiles} ${angle}° vs θ0 ${theta0}°`);
   }
+});
+
+/** Sum of the three angles at a trivalent atom, degrees. */
+function angleSum(x: Float64Array, nbrs: readonly number[], centre: number): number {
+  const [a, b, c] = nbrs as [number, number, number];
+  return angleDegrees(x, a, centre, b) + angleDegrees(x, b, centre, c) + angleDegrees(x, a, centre, c);
+}
+
+test("nitrogen planarity follows MMFF94's structures: amides planar, anilines not", () => {
+  // [SMILES, nitrogen, its class, planar (angle sum ≥ 357°) or pyramidal (≤ 350°)]
+  const cases = [
+    ["CNC(C)=O", 1, "N_R(am) r0 [C_2 C_3 H_HB]", true], // secondary amide: MMFF94 356.5° over 51 N
+    ["O=C1CCCN1", 5, "N_R(am) r5 [C_2 C_3 H_HB]", true], // γ-lactam
+    ["Nc1ccccc1", 0, "N_R r0 [C_R* H_HB H_HB]", false], // aniline: MMFF94 338.7°
+    // Antipyrine's N-methyl: pyramidal in MMFF94, which does not call the ring aromatic; its class is told apart,
+    // but the aromatic ring's torsions still hold it flat here (docs/validation.md).
+    ["CN1N(c2ccccc2)C(=O)C=C1C", 1, "N_R(ar=) r5 [C_3 C_R* N_R*]", null],
+    ["CN1N(c2ccccc2)C(=O)C=C1C", 2, "N_R(ar=am) r5 [C_R* C_R* N_R*]", true], // its N-phenyl, next to C=O
+    ["c1cc[nH]c1", 3, "N_R(ar) r5 [C_R* C_R* H_HB]", true], // pyrrole
+  ] as const;
+  for (const [smiles, n, key, planar] of cases) {
+    const c = generate3d(smiles);
+    const types = [...c.atomTypes];
+    assert.equal(nitrogenKey(c.graph, types, n), key, smiles);
+    if (planar === null) continue;
+    const sum = angleSum(c.coordinates, c.graph.neighbors[n]!, n);
+    assert.ok(planar ? sum >= 357 : sum <= 350, `${smiles} N${n}: angle sum ${sum.toFixed(1)}°`);
+  }
+});
+
+test("open angles at a three- or four-membered ring atom have their own classes and open wide", () => {
+  // Acryloyl azetidine: the amide N's exocyclic C–N–C angles, about 131° in MMFF94's structures.
+  const c = generate3d("C=CC(=O)N1CCC1");
+  const types = [...c.atomTypes];
+  assert.equal(angleKeys(c.graph, types, 2, 4, 5)[1], "C_2 N_R(am) C_3 r0@4");
+  assert.equal(angleKeys(c.graph, types, 5, 4, 7)[1], "C_3 N_R(am) C_3 r4");
+  const exo = angleDegrees(c.coordinates, 2, 4, 5);
+  assert.ok(exo > 125, `exocyclic C–N–C ${exo.toFixed(1)}°`);
+  // Methylcyclopropane's exocyclic C–C–C: about 119°, not the tetrahedral 109.5°.
+  const m = generate3d("CC1CC1");
+  assert.ok(angleDegrees(m.coordinates, 0, 1, 2) > 115, "methylcyclopropane's exocyclic angle");
 });
 
 test("cyclohexane is a chair and benzene is planar", () => {

@@ -11,7 +11,8 @@
  * type, with sulfonyl, sulfinyl and phosphoryl S and P and formal charges apart; the two resonance-equivalent
  * oxygens of a carboxylate, nitro group, sulfonate or phosphate alike; amide-type N_R apart from anilines,
  * enamines and amidines, see {@link AMIDE_NITROGEN}) and by the size of the
- * smallest ring through all three (3 to 6; larger rings and chains count as open), and most specifically by the
+ * smallest ring through all three (3 to 6; larger rings and chains count as open, and an open angle at an atom of
+ * a three- or four-membered ring has a tag of its own), and most specifically by the
  * centre's other neighbours too. A class's θ0 is fitted to MMFF94's structures: the mean angle of the class in
  * RDKit's ETKDG + MMFF94 structures of the oracle's training molecules (tests/data/reference/geometry.json,
  * outside the subset the tests compare), or, for a class with fewer than three training angles, MMFF94's own θ0
@@ -139,14 +140,69 @@ export function angleKeys(
   const [a, b] = [env[i]!, env[k]!].sort();
   const [ea, eb] = [g.atoms[i]!.symbol, g.atoms[k]!.symbol].sort();
   const others = g.neighbors[j]!.filter((n) => n !== i && n !== k).map((n) => env[n]!).sort();
-  const ends = `${a} ${centre} ${b} r${ring}`;
+  const ends = `${a} ${centre} ${b} ${ringTag(g, j, ring)}`;
   return [
     `${ends} [${others.join(" ")}]`,
     ends,
     `${THETA0_PREFIX}${ends}`,
-    `${ea} ${centre} ${eb} r${ring}`,
-    `${centre} r${ring}`,
+    `${ea} ${centre} ${eb} ${ringTag(g, j, ring)}`,
+    `${centre} ${ringTag(g, j, ring)}`,
   ];
+}
+
+/**
+ * The ring part of an angle's key: `rN` for an angle inside a ring of N atoms (3–6), `r0` for an open one, and
+ * `r0@3` or `r0@4` for an open angle at an atom of a three- or four-membered ring, whose exocyclic angles open
+ * wide to make room for the small ring angle (about 118° at a cyclopropane carbon, 130° at an azetidine nitrogen).
+ */
+function ringTag(g: MolGraph, centre: number, ring: number): string {
+  if (ring !== 0) return `r${ring}`;
+  const small = Math.min(...g.rings.filter((r) => r.length <= 4 && r.includes(centre)).map((r) => r.length));
+  return Number.isFinite(small) ? `r0@${small}` : "r0";
+}
+
+/**
+ * The planarity class of a trivalent nitrogen (see ../data/mmff_geometry.ts `NITROGEN_ANGLE_SUMS`): its
+ * environment, RDKit's aromatic flag ({@link aromaticFlag}: rings with an exocyclic double bond, such as pyridones
+ * and pyrazolones, are not aromatic in MMFF94), the smallest ring through two of its bonds, and its neighbours'
+ * environments (aromatic ones starred).
+ *
+ * @example
+ * ```ts
+ * nitrogenKey(graph, types, 5); // e.g. "N_R(am) r0 [C_2 C_3 H_HB]" for an amide NH
+ * ```
+ */
+export function nitrogenKey(g: MolGraph, types: readonly DreidingType[], i: number): string {
+  const env = environments(g, types);
+  const flag = g.atoms[i]!.aromatic ? aromaticFlag(g, i) : "";
+  const nbrs = g.neighbors[i]!;
+  let ring = 0;
+  for (let a = 0; a < nbrs.length; a++) {
+    for (let b = a + 1; b < nbrs.length; b++) {
+      const r = angleRing(g, nbrs[a]!, i, nbrs[b]!);
+      if (r > 0 && (ring === 0 || r < ring)) ring = r;
+    }
+  }
+  const others = nbrs.map((n) => env[n]! + (g.atoms[n]!.aromatic ? "*" : "")).sort();
+  return `${env[i]}${flag} r${ring} [${others.join(" ")}]`;
+}
+
+/**
+ * The aromatic flag of nitrogen i in a {@link nitrogenKeys} key: `(ar)`, or, in an all-aromatic ring of which an
+ * atom carries a non-aromatic double bond out of the ring, `(ar=am)` when i is bonded to such an atom (the
+ * nitrogen of a pyridone's or pyrazolone's N–C=O) and `(ar=)` when not (a pyrazolone's other nitrogen).
+ */
+function aromaticFlag(g: MolGraph, i: number): string {
+  const exo = g.bonds.filter((b) => b.kekule === 2 && !b.aromatic);
+  const carriers = new Set<number>();
+  for (const ring of g.rings) {
+    if (!ring.includes(i) || !ring.every((a) => g.atoms[a]!.aromatic)) continue;
+    for (const b of exo) {
+      if (ring.includes(b.a) !== ring.includes(b.b)) carriers.add(ring.includes(b.a) ? b.a : b.b);
+    }
+  }
+  if (carriers.size === 0) return "(ar)";
+  return g.neighbors[i]!.some((n) => carriers.has(n)) ? "(ar=am)" : "(ar=)";
 }
 
 /** Prefix of the keys whose θ0 starts from MMFF94's own reference angle (MMFFANG.PAR), see {@link angleKeys}. */

@@ -8,8 +8,9 @@
  *   or MMFF94's θ0 for the angle's class where that is known (./angles.ts); linear centres E = K (1 + cos θ);
  * - torsions: E = ½ V [1 − cos(n(φ − φ0))] with V of the paper's case divided by the number of dihedrals about the
  *   central bond;
- * - inversions at planar centres (X_2, X_R with three neighbours): E = K_I (1 − cos ψ), K_I = 40 kcal/mol shared
- *   over the three choices of axis, ψ the angle between the axis bond and the plane of the other two;
+ * - inversions at planar centres (X_2, X_R with three neighbours; a nitrogen only where MMFF94's structures
+ *   have it planar, see {@link planarNitrogen}): E = K_I (1 − cos ψ), K_I = 40 kcal/mol shared over the three
+ *   choices of axis, ψ the angle between the axis bond and the plane of the other two;
  * - van der Waals: Lennard-Jones 12-6 over every pair not bonded (1-2) and not sharing a neighbour (1-3); 1-4
  *   pairs with their well depth scaled by {@link ONE_FOUR_VDW_SCALE} (½, as in AMBER; DREIDING itself keeps them
  *   in full, which stretches crowded single bonds). Electrostatics and the explicit hydrogen-bond term are not
@@ -17,7 +18,8 @@
  *
  * @module
  */
-import { naturalAngle } from "./angles.ts";
+import { naturalAngle, nitrogenKey } from "./angles.ts";
+import { NITROGEN_ANGLE_SUMS } from "../data/mmff_geometry.ts";
 import { naturalBondLength } from "./bond_lengths.ts";
 import type { MolGraph } from "./graph.ts";
 import { pairKey } from "./graph.ts";
@@ -187,11 +189,28 @@ function torsionTerms(g: MolGraph, types: readonly DreidingType[]): TorsionTerms
 }
 
 /**
- * Below this sum of its three equilibrium angles (degrees) a trivalent non-aromatic nitrogen typed N_R is
- * pyramidal in MMFF94's structures (anilines, sulfonamides: about 340°), so it gets no planar inversion term;
- * amide nitrogens (about 360°) keep it.
+ * Sum of a trivalent nitrogen's three angles, degrees, from which it counts as planar: its own equilibrium
+ * angles' sum decides a nitrogen whose class MMFF94's structures leave open (see {@link planarNitrogen}).
  */
 const PLANAR_ANGLE_SUM = 350;
+/** Mean angle sum of a nitrogen class in MMFF94's structures from which the class is planar, degrees. */
+const PLANAR_CLASS_SUM = 355;
+/** Mean angle sum of a nitrogen class in MMFF94's structures below which the class is pyramidal, degrees. */
+const PYRAMIDAL_CLASS_SUM = 345;
+
+/**
+ * True when the trivalent nitrogen i gets the planar inversion term. Its class's mean angle sum in MMFF94's
+ * structures (NITROGEN_ANGLE_SUMS, ./angles.ts `nitrogenKeys`) decides where it is clearly planar (amides,
+ * imides, lactams: 355–360°) or clearly pyramidal (anilines, sulfonamides: 335–345°). A class in between mixes
+ * both in MMFF94 (an aryl NMe2 is planar when conjugated, pyramidal when crowded), and so does a class the
+ * training structures lack: there RDKit's aromatic flag or the nitrogen's own fitted angles decide.
+ */
+function planarNitrogen(g: MolGraph, types: readonly DreidingType[], i: number, angleSum: number): boolean {
+  const sum = NITROGEN_ANGLE_SUMS[nitrogenKey(g, types, i)];
+  if (sum !== undefined && sum >= PLANAR_CLASS_SUM) return true;
+  if (sum !== undefined && sum < PYRAMIDAL_CLASS_SUM) return false;
+  return g.atoms[i]!.aromatic || angleSum >= PLANAR_ANGLE_SUM;
+}
 
 function inversionTerms(g: MolGraph, types: readonly DreidingType[], angleSum: Float64Array): InversionTerms {
   const list: number[] = [];
@@ -199,8 +218,7 @@ function inversionTerms(g: MolGraph, types: readonly DreidingType[], angleSum: F
   g.neighbors.forEach((nbrs, i) => {
     const h = hybridOf(types[i]!);
     if ((h !== "2" && h !== "R") || nbrs.length !== 3) return;
-    const atom = g.atoms[i]!;
-    if (atom.symbol === "N" && !atom.aromatic && angleSum[i]! < PLANAR_ANGLE_SUM) return;
+    if (g.atoms[i]!.symbol === "N" && !planarNitrogen(g, types, i, angleSum[i]!)) return;
     const [a, b, c] = nbrs as [number, number, number];
     for (const [j, m, l] of [[a, b, c], [b, c, a], [c, a, b]] as const) {
       list.push(i, j, m, l);
