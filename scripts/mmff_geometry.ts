@@ -27,7 +27,9 @@ import { writeFileSync } from "node:fs";
 import { loadTestRDKit } from "../tests/helpers/rdkit.ts";
 import { prepareMolecule } from "../src/chem/conformer/molecule.ts";
 import { assignTypes } from "../src/chem/conformer/typing.ts";
-import { hybridOf } from "../src/chem/conformer/parameters.ts";
+import type { DreidingType } from "../src/chem/conformer/parameters.ts";
+import type { MolGraph } from "../src/chem/conformer/graph.ts";
+import { inversionCentre, PLANAR_CLASS_SUM, PYRAMIDAL_CLASS_SUM } from "../src/chem/conformer/forcefield.ts";
 import process from "node:process";
 import { angleKeys, nitrogenKey, THETA0_PREFIX } from "../src/chem/conformer/angles.ts";
 import { generate3d } from "../src/chem/conformer/index.ts";
@@ -86,14 +88,13 @@ for (const m of all) {
 }
 /** Adds the MMFF94 angle sum of each trivalent nitrogen of one molecule to {@link nitrogenSums}. */
 function collectNitrogenSums(
-  graph: ReturnType<typeof prepareMolecule>["graph"],
-  types: ReturnType<typeof assignTypes>,
+  graph: MolGraph,
+  types: readonly DreidingType[],
   angles: readonly (readonly number[])[],
 ): void {
   const sums = new Map<number, number>();
   for (const [, j, , theta] of angles) {
-    const h = hybridOf(types[j!]!);
-    if (graph.atoms[j!]!.symbol === "N" && graph.neighbors[j!]!.length === 3 && (h === "2" || h === "R")) {
+    if (graph.atoms[j!]!.symbol === "N" && inversionCentre(graph, types, j!)) {
       sums.set(j!, (sums.get(j!) ?? 0) + theta!);
     }
   }
@@ -207,7 +208,8 @@ const lines = [
   "/**",
   " * Mean sum of a trivalent nitrogen's three angles in the same MMFF94 structures, degrees, by planarity class",
   ` * (src/chem/conformer/angles.ts \`nitrogenKey\`; classes with ${MIN_NITROGENS} or more training nitrogens): at`,
-  " * 350° or more the class is planar (src/chem/conformer/forcefield.ts); the comment is the number of nitrogens.",
+  ` * ${PLANAR_CLASS_SUM}° or more the class is planar, below ${PYRAMIDAL_CLASS_SUM}° pyramidal (src/chem/conformer/forcefield.ts`,
+  " * `planarNitrogen`); the comment is the number of nitrogens.",
   " */",
   "export const NITROGEN_ANGLE_SUMS: Readonly<Record<string, number>> = {",
   ...[...nitrogenCounts.entries()]

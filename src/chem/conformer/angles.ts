@@ -134,19 +134,19 @@ export function angleKeys(
   j: number,
   k: number,
 ): [string, string, string, string, string] {
-  const ring = angleRing(g, i, j, k);
+  const ring = ringTag(g, j, angleRing(g, i, j, k));
   const env = environments(g, types);
   const centre = env[j]!;
   const [a, b] = [env[i]!, env[k]!].sort();
   const [ea, eb] = [g.atoms[i]!.symbol, g.atoms[k]!.symbol].sort();
   const others = g.neighbors[j]!.filter((n) => n !== i && n !== k).map((n) => env[n]!).sort();
-  const ends = `${a} ${centre} ${b} ${ringTag(g, j, ring)}`;
+  const ends = `${a} ${centre} ${b} ${ring}`;
   return [
     `${ends} [${others.join(" ")}]`,
     ends,
     `${THETA0_PREFIX}${ends}`,
-    `${ea} ${centre} ${eb} ${ringTag(g, j, ring)}`,
-    `${centre} ${ringTag(g, j, ring)}`,
+    `${ea} ${centre} ${eb} ${ring}`,
+    `${centre} ${ring}`,
   ];
 }
 
@@ -188,7 +188,7 @@ export function nitrogenKey(g: MolGraph, types: readonly DreidingType[], i: numb
 }
 
 /**
- * The aromatic flag of nitrogen i in a {@link nitrogenKeys} key: `(ar)`, or, in an all-aromatic ring of which an
+ * The aromatic flag of nitrogen i in a {@link nitrogenKey} key: `(ar)`, or, in an all-aromatic ring of which an
  * atom carries a non-aromatic double bond out of the ring, `(ar=am)` when i is bonded to such an atom (the
  * nitrogen of a pyridone's or pyrazolone's N–C=O) and `(ar=)` when not (a pyrazolone's other nitrogen).
  */

@@ -194,13 +194,27 @@ function torsionTerms(g: MolGraph, types: readonly DreidingType[]): TorsionTerms
  */
 const PLANAR_ANGLE_SUM = 350;
 /** Mean angle sum of a nitrogen class in MMFF94's structures from which the class is planar, degrees. */
-const PLANAR_CLASS_SUM = 355;
+export const PLANAR_CLASS_SUM = 355;
 /** Mean angle sum of a nitrogen class in MMFF94's structures below which the class is pyramidal, degrees. */
-const PYRAMIDAL_CLASS_SUM = 345;
+export const PYRAMIDAL_CLASS_SUM = 345;
+
+/**
+ * True for a centre of DREIDING's planar inversion: an X_2 or X_R atom with three neighbours (a nitrogen among
+ * them keeps the term only when {@link planarNitrogen} says so).
+ *
+ * @example
+ * ```ts
+ * inversionCentre(graph, types, 1); // true for acetamide's carbonyl carbon
+ * ```
+ */
+export function inversionCentre(g: MolGraph, types: readonly DreidingType[], i: number): boolean {
+  const h = hybridOf(types[i]!);
+  return (h === "2" || h === "R") && g.neighbors[i]!.length === 3;
+}
 
 /**
  * True when the trivalent nitrogen i gets the planar inversion term. Its class's mean angle sum in MMFF94's
- * structures (NITROGEN_ANGLE_SUMS, ./angles.ts `nitrogenKeys`) decides where it is clearly planar (amides,
+ * structures (NITROGEN_ANGLE_SUMS, ./angles.ts `nitrogenKey`) decides where it is clearly planar (amides,
  * imides, lactams: 355–360°) or clearly pyramidal (anilines, sulfonamides: 335–345°). A class in between mixes
  * both in MMFF94 (an aryl NMe2 is planar when conjugated, pyramidal when crowded), and so does a class the
  * training structures lack: there RDKit's aromatic flag or the nitrogen's own fitted angles decide.
@@ -216,8 +230,7 @@ function inversionTerms(g: MolGraph, types: readonly DreidingType[], angleSum: F
   const list: number[] = [];
   const k: number[] = [];
   g.neighbors.forEach((nbrs, i) => {
-    const h = hybridOf(types[i]!);
-    if ((h !== "2" && h !== "R") || nbrs.length !== 3) return;
+    if (!inversionCentre(g, types, i)) return;
     if (g.atoms[i]!.symbol === "N" && !planarNitrogen(g, types, i, angleSum[i]!)) return;
     const [a, b, c] = nbrs as [number, number, number];
     for (const [j, m, l] of [[a, b, c], [b, c, a], [c, a, b]] as const) {

@@ -1953,7 +1953,8 @@ export const BOND_LENGTH_SHIFTS: Readonly<Record<string, number>> = {
 /**
  * Mean sum of a trivalent nitrogen's three angles in the same MMFF94 structures, degrees, by planarity class
  * (src/chem/conformer/angles.ts `nitrogenKey`; classes with 3 or more training nitrogens): at
- * 350° or more the class is planar (src/chem/conformer/forcefield.ts); the comment is the number of nitrogens.
+ * 355° or more the class is planar, below 345° pyramidal (src/chem/conformer/forcefield.ts
+ * `planarNitrogen`); the comment is the number of nitrogens.
  */
 export const NITROGEN_ANGLE_SUMS: Readonly<Record<string, number>> = {
   "N_2+ r0 [C_2 C_3 C_3]": 359.8, // 5
