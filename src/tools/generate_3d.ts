@@ -21,8 +21,9 @@ export const GENERATE_3D_METHOD: string =
   "Rule-based 3D placement (RDKit 2D layout lifted to 3D, hydrogens by ideal geometry, stereochemistry set by " +
   "chiral-volume and cis/trans restraints, relaxed through a fourth dimension), then unrestrained L-BFGS " +
   `minimisation with the DREIDING force field (${DREIDING_REFERENCE}): harmonic bonds, cosine-harmonic ` +
-  "angles, torsions, planar inversions and Lennard-Jones 12-6 van der Waals; no electrostatics, no explicit " +
-  "hydrogen-bond term. Two departures from plain DREIDING: (1) where DREIDING's bond-radius rule is 0.02 Å or " +
+  "angles, torsions, planar inversions, Lennard-Jones 12-6 van der Waals and Coulomb between Gasteiger–Marsili " +
+  "charges (Tetrahedron 1980, 36, 3219), ε = 1; no explicit hydrogen-bond term. Departures from plain " +
+  "DREIDING: (1) where DREIDING's bond-radius rule is 0.02 Å or " +
   `more from MMFF94's reference length, the bond takes MMFF94's r0 (${MMFF94_REFERENCE}; ` +
   `${BOND_LENGTH_ROWS.length} bond classes: C–H on sp2 and sp carbon, single bonds between or next to π atoms, ` +
   "amide, aniline, nitro and hydrazine N, sulfonyl, sulfinyl and phosphoryl groups, Si, aryl halides; table in " +
@@ -30,7 +31,8 @@ export const GENERATE_3D_METHOD: string =
   "Chem. Soc. 1995, 117, 5179), since full-strength 1-4 terms stretch crowded single bonds; (3) equilibrium " +
   "angles per angle class (ends, centre and its other neighbours, ring size) fitted to RDKit's ETKDG + MMFF94 " +
   `structures (${MMFF94_REFERENCE}), angle constant ${ANGLE_FORCE_CONSTANT} kcal/mol/rad²; (4) trivalent ` +
-  "N_R centres whose angles sum below 350° (anilines, sulfonamides) are not held planar; (5) bond lengths " +
+  "N_R centres are held planar where MMFF94's structures have their class planar (amides, lactams), not where " +
+  "pyramidal (anilines, sulfonamides); (5) bond lengths " +
   "shifted by the class's mean difference from those structures where it is 0.005 Å or more. One local minimum, " +
   "not a conformer search.";
 
@@ -40,6 +42,7 @@ const terms = v.object({
   torsion: num("Torsion energy, kcal/mol."),
   inversion: num("Inversion (out-of-plane) energy, kcal/mol."),
   van_der_waals: num("Lennard-Jones 12-6 van der Waals energy, kcal/mol."),
+  electrostatic: num("Coulomb energy of Gasteiger charges in vacuum, kcal/mol."),
 });
 
 /** `generate_3d`: 3D coordinates by rule-based placement and DREIDING minimisation. */
@@ -142,6 +145,7 @@ export const generate3dTool = defineTool({
         torsion: round(e.torsion, 4),
         inversion: round(e.inversion, 4),
         van_der_waals: round(e.van_der_waals, 4),
+        electrostatic: round(e.electrostatic, 4),
       },
       iterations: c.iterations,
       setup_iterations: c.setupIterations,

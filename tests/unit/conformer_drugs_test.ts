@@ -22,6 +22,7 @@ import { prepareMolecule } from "../../src/chem/conformer/molecule.ts";
 import type { MolGraph } from "../../src/chem/conformer/graph.ts";
 import { pairKey } from "../../src/chem/conformer/graph.ts";
 import { excludedPairs } from "../../src/chem/conformer/forcefield.ts";
+import { gasteigerCharges } from "../../src/chem/conformer/charges.ts";
 import { type DreidingType, pairVdw } from "../../src/chem/conformer/parameters.ts";
 import { naturalBondLength } from "../../src/chem/conformer/bond_lengths.ts";
 import { signedVolume, stereoTargets } from "../../src/chem/conformer/stereo.ts";
@@ -191,13 +192,20 @@ test("sp3 carbon angles outside 3- to 5-membered rings: RMS deviation from 109.4
 test("no clashes: non-bonded pairs beyond 1-3 stay above 70% of the Bondi radii sum and 64% of DREIDING R0", () => {
   for (const { name, c, graph } of RUNS) {
     const excluded = excludedPairs(graph);
+    const q = gasteigerCharges(graph, c.atomTypes);
+    const ion = (i: number) => graph.atoms[i]!.charge !== 0;
     const n = graph.atoms.length;
     for (let i = 0; i < n; i++) {
       for (let j = i + 1; j < n; j++) {
         if (excluded.has(pairKey(i, j))) continue;
         const r = distance(c.coordinates, i, j);
         const bondi = BONDI[graph.atoms[i]!.symbol]! + BONDI[graph.atoms[j]!.symbol]!;
-        assert.ok(r >= 0.7 * bondi, `${name} ${i}-${j}: ${r.toFixed(3)} Å vs Bondi sum ${bondi}`);
+        // Bondi's radii are those of neutral atoms: an ion on an opposite charge (sodium benzoate's Na+ between
+        // its carboxylate oxygens) sits closer.
+        const ionPair = (ion(i) || ion(j)) && q[i]! * q[j]! < 0;
+        if (!ionPair) {
+          assert.ok(r >= 0.7 * bondi, `${name} ${i}-${j}: ${r.toFixed(3)} Å vs Bondi sum ${bondi}`);
+        }
         const r0 = pairVdw(c.atomTypes[i]!, c.atomTypes[j]!).r0;
         assert.ok(r >= 0.64 * r0, `${name} ${i}-${j}: ${r.toFixed(3)} Å vs R0 ${r0}`);
       }

@@ -47,7 +47,9 @@ test("result for L-alanine matches the output schema and its XYZ", async () => {
   assert.ok(lines[1]!.includes(`${r.energy_kcal_mol.toFixed(4)} kcal/mol`));
   const t = r.energy_terms_kcal_mol;
   assert.ok(
-    Math.abs(t.bond + t.angle + t.torsion + t.inversion + t.van_der_waals - r.energy_kcal_mol) < 1e-3,
+    Math.abs(
+      t.bond + t.angle + t.torsion + t.inversion + t.van_der_waals + t.electrostatic - r.energy_kcal_mol,
+    ) < 1e-3,
   );
   assert.equal(r.converged, true);
   assert.ok(r.rms_gradient < 0.01);

@@ -188,6 +188,19 @@ export function nitrogenKey(g: MolGraph, types: readonly DreidingType[], i: numb
 }
 
 /**
+ * True when atom i is aromatic as MMFF94 has it: RDKit's flag, except in a ring with an exocyclic double bond
+ * (a pyridone, a pyrazolone).
+ *
+ * @example
+ * ```ts
+ * mmffAromatic(graph, 0); // false for antipyrine's N-methyl nitrogen, true for pyridine's
+ * ```
+ */
+export function mmffAromatic(g: MolGraph, i: number): boolean {
+  return g.atoms[i]!.aromatic && aromaticFlag(g, i) === "(ar)";
+}
+
+/**
  * The aromatic flag of nitrogen i in a {@link nitrogenKey} key: `(ar)`, or, in an all-aromatic ring of which an
  * atom carries a non-aromatic double bond out of the ring, `(ar=am)` when i is bonded to such an atom (the
  * nitrogen of a pyridone's or pyrazolone's N–C=O) and `(ar=)` when not (a pyrazolone's other nitrogen).

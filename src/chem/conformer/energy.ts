@@ -26,6 +26,8 @@ export interface EnergyBreakdown {
   inversion: number;
   /** Lennard-Jones 12-6 van der Waals. */
   van_der_waals: number;
+  /** Coulomb energy of the Gasteiger charges. */
+  electrostatic: number;
   /** Sum of the terms. */
   total: number;
 }
@@ -43,7 +45,7 @@ export function dreidingEnergy(ff: ForceField, x: Float64Array, grad?: Float64Ar
   if (grad) grad.fill(0);
   return bondEnergy(ff.bonds, x, grad) + angleEnergy(ff.angles, x, grad) +
     torsionEnergy(ff.torsions, x, grad) + inversionEnergy(ff.inversions, x, grad) +
-    vdwEnergy(ff.pairs, x, grad);
+    nonbondedEnergy(ff.pairs, x, grad);
 }
 
 /**
@@ -59,14 +61,16 @@ export function energyBreakdown(ff: ForceField, x: Float64Array): EnergyBreakdow
   const angle = angleEnergy(ff.angles, x);
   const torsion = torsionEnergy(ff.torsions, x);
   const inversion = inversionEnergy(ff.inversions, x);
-  const vdw = vdwEnergy(ff.pairs, x);
+  const parts = { vdw: 0, electrostatic: 0 };
+  const nonbonded = nonbondedEnergy(ff.pairs, x, undefined, parts);
   return {
     bond,
     angle,
     torsion,
     inversion,
-    van_der_waals: vdw,
-    total: bond + angle + torsion + inversion + vdw,
+    van_der_waals: parts.vdw,
+    electrostatic: parts.electrostatic,
+    total: bond + angle + torsion + inversion + nonbonded,
   };
 }
 
@@ -275,16 +279,29 @@ export function inversionEnergy(t: InversionTerms, x: Float64Array, grad?: Float
   return e;
 }
 
+/** The two parts of {@link nonbondedEnergy}, kcal/mol. */
+export interface NonbondedParts {
+  vdw: number;
+  electrostatic: number;
+}
+
 /**
- * Lennard-Jones 12-6, D0 [(R0/r)^12 − 2 (R0/r)^6].
+ * The non-bonded pairs: Lennard-Jones 12-6, D0 [(R0/r)^12 − 2 (R0/r)^6], plus Coulomb, qq / r. One pass over the
+ * pairs serves both, since they share the distance; `parts`, when given, receives each.
  *
  * @example
  * ```ts
- * vdwEnergy(ff.pairs, x, grad);
+ * nonbondedEnergy(ff.pairs, x, grad);
  * ```
  */
-export function vdwEnergy(t: PairTerms, x: Float64Array, grad?: Float64Array): number {
-  let e = 0;
+export function nonbondedEnergy(
+  t: PairTerms,
+  x: Float64Array,
+  grad?: Float64Array,
+  parts?: NonbondedParts,
+): number {
+  let vdw = 0;
+  let coulomb = 0;
   for (let m = 0; m < t.d0.length; m++) {
     const i = 3 * t.atoms[2 * m]!;
     const j = 3 * t.atoms[2 * m + 1]!;
@@ -295,14 +312,20 @@ export function vdwEnergy(t: PairTerms, x: Float64Array, grad?: Float64Array): n
     const s2 = (t.r0[m]! * t.r0[m]!) / r2;
     const s6 = s2 * s2 * s2;
     const d0 = t.d0[m]!;
-    e += d0 * (s6 * s6 - 2 * s6);
+    const qr = t.qq[m]! / Math.sqrt(r2);
+    vdw += d0 * (s6 * s6 - 2 * s6);
+    coulomb += qr;
     if (grad) {
-      // dE/dr · (1/r) = 12 D0 (s6 − s12) / r²
-      const f = (12 * d0 * (s6 - s6 * s6)) / r2;
+      // dE/dr · (1/r) = 12 D0 (s6 − s12) / r² − (qq / r) / r²
+      const f = (12 * d0 * (s6 - s6 * s6) - qr) / r2;
       addPair(grad, i, j, f * dx, f * dy, f * dz);
     }
   }
-  return e;
+  if (parts) {
+    parts.vdw = vdw;
+    parts.electrostatic = coulomb;
+  }
+  return vdw + coulomb;
 }
 
 /**

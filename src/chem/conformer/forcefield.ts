@@ -10,15 +10,18 @@
  *   central bond;
  * - inversions at planar centres (X_2, X_R with three neighbours; a nitrogen only where MMFF94's structures
  *   have it planar, see {@link planarNitrogen}): E = K_I (1 − cos ψ), K_I = 40 kcal/mol shared over the three
- *   choices of axis, ψ the angle between the axis bond and the plane of the other two;
+ *   choices of axis, ψ the angle between the axis bond and the plane of the other two; a ring nitrogen without
+ *   it also loses the torsions that would hold its substituent in the ring's plane;
  * - van der Waals: Lennard-Jones 12-6 over every pair not bonded (1-2) and not sharing a neighbour (1-3); 1-4
  *   pairs with their well depth scaled by {@link ONE_FOUR_VDW_SCALE} (½, as in AMBER; DREIDING itself keeps them
- *   in full, which stretches crowded single bonds). Electrostatics and the explicit hydrogen-bond term are not
- *   used (the paper's default without charges).
+ *   in full, which stretches crowded single bonds);
+ * - Coulomb over the same pairs, E = 332.0637 q_i q_j / (ε r), ε = 1, 1-4 pairs unscaled, between
+ *   Gasteiger–Marsili charges (./charges.ts). The paper's explicit hydrogen-bond term is not used.
  *
  * @module
  */
-import { naturalAngle, nitrogenKey } from "./angles.ts";
+import { mmffAromatic, naturalAngle, nitrogenKey } from "./angles.ts";
+import { gasteigerCharges } from "./charges.ts";
 import { NITROGEN_ANGLE_SUMS } from "../data/mmff_geometry.ts";
 import { naturalBondLength } from "./bond_lengths.ts";
 import type { MolGraph } from "./graph.ts";
@@ -26,6 +29,8 @@ import { pairKey } from "./graph.ts";
 import {
   ANGLE_FORCE_CONSTANT,
   BOND_FORCE_CONSTANT,
+  COULOMB_CONSTANT,
+  DIELECTRIC_CONSTANT,
   type DreidingType,
   hybridOf,
   INVERSION_FORCE_CONSTANT,
@@ -71,6 +76,8 @@ export interface PairTerms {
   readonly atoms: Int32Array;
   readonly r0: Float64Array;
   readonly d0: Float64Array;
+  /** Coulomb numerator 332.0637·q_i·q_j/ε, kcal·Å/mol. */
+  readonly qq: Float64Array;
 }
 
 /** All DREIDING terms of a molecule. */
@@ -95,14 +102,18 @@ export interface ForceField {
  */
 export function buildForceField(g: MolGraph, types: readonly DreidingType[]): ForceField {
   const angles = angleTerms(g, types);
+  const sums = angleSums(g, angles);
+  const pyramidal = g.atoms.map((atom, i) =>
+    atom.symbol === "N" && inversionCentre(g, types, i) && !planarNitrogen(g, types, i, sums[i]!)
+  );
   return {
     atomCount: g.atoms.length,
     types,
     bonds: bondTerms(g, types),
     angles,
-    torsions: torsionTerms(g, types),
-    inversions: inversionTerms(g, types, angleSums(g, angles)),
-    pairs: pairTerms(g, types),
+    torsions: torsionTerms(g, types, pyramidal),
+    inversions: inversionTerms(g, types, pyramidal),
+    pairs: pairTerms(g, types, gasteigerCharges(g, types)),
   };
 }
 
@@ -157,7 +168,19 @@ function angleTerms(g: MolGraph, types: readonly DreidingType[]): AngleTerms {
   };
 }
 
-function torsionTerms(g: MolGraph, types: readonly DreidingType[]): TorsionTerms {
+/**
+ * Torsions, except those that would hold a pyramidal ring nitrogen's substituent in the ring's plane: a dihedral
+ * about a ring bond whose end atom hangs off such a nitrogen outside the ring (antipyrine's N-methyl, which
+ * MMFF94 bends out of the plane; the ring's own dihedrals still keep it flat).
+ */
+function torsionTerms(
+  g: MolGraph,
+  types: readonly DreidingType[],
+  pyramidal: readonly boolean[],
+): TorsionTerms {
+  const ringBonds = new Set(g.bonds.filter((b) => b.inRing).map((b) => pairKey(b.a, b.b)));
+  const hangsOff = (end: number, n: number, other: number) =>
+    pyramidal[n]! && ringBonds.has(pairKey(n, other)) && !ringBonds.has(pairKey(n, end));
   const list: number[] = [];
   const v: number[] = [];
   const n: number[] = [];
@@ -171,6 +194,7 @@ function torsionTerms(g: MolGraph, types: readonly DreidingType[]): TorsionTerms
     for (const i of left) for (const l of right) if (i !== l) dihedrals.push([i, l]);
     if (dihedrals.length === 0) continue;
     for (const [i, l] of dihedrals) {
+      if (hangsOff(i, j, k) || hangsOff(l, k, j)) continue;
       const t = torsionCase(types[i]!, types[j]!, types[k]!, types[l]!, bond.order, bond.inRing);
       if (!t) continue;
       list.push(i, j, k, l);
@@ -223,15 +247,18 @@ function planarNitrogen(g: MolGraph, types: readonly DreidingType[], i: number, 
   const sum = NITROGEN_ANGLE_SUMS[nitrogenKey(g, types, i)];
   if (sum !== undefined && sum >= PLANAR_CLASS_SUM) return true;
   if (sum !== undefined && sum < PYRAMIDAL_CLASS_SUM) return false;
-  return g.atoms[i]!.aromatic || angleSum >= PLANAR_ANGLE_SUM;
+  return mmffAromatic(g, i) || angleSum >= PLANAR_ANGLE_SUM;
 }
 
-function inversionTerms(g: MolGraph, types: readonly DreidingType[], angleSum: Float64Array): InversionTerms {
+function inversionTerms(
+  g: MolGraph,
+  types: readonly DreidingType[],
+  pyramidal: readonly boolean[],
+): InversionTerms {
   const list: number[] = [];
   const k: number[] = [];
   g.neighbors.forEach((nbrs, i) => {
-    if (!inversionCentre(g, types, i)) return;
-    if (g.atoms[i]!.symbol === "N" && !planarNitrogen(g, types, i, angleSum[i]!)) return;
+    if (!inversionCentre(g, types, i) || pyramidal[i]) return;
     const [a, b, c] = nbrs as [number, number, number];
     for (const [j, m, l] of [[a, b, c], [b, c, a], [c, a, b]] as const) {
       list.push(i, j, m, l);
@@ -272,12 +299,13 @@ function oneFourPairs(g: MolGraph): Set<string> {
   return out;
 }
 
-function pairTerms(g: MolGraph, types: readonly DreidingType[]): PairTerms {
+function pairTerms(g: MolGraph, types: readonly DreidingType[], q: Float64Array): PairTerms {
   const excluded = excludedPairs(g);
   const oneFour = oneFourPairs(g);
   const list: number[] = [];
   const r0: number[] = [];
   const d0: number[] = [];
+  const qq: number[] = [];
   const n = g.atoms.length;
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
@@ -287,9 +315,15 @@ function pairTerms(g: MolGraph, types: readonly DreidingType[]): PairTerms {
       list.push(i, j);
       r0.push(p.r0);
       d0.push(oneFour.has(pair) ? ONE_FOUR_VDW_SCALE * p.d0 : p.d0);
+      qq.push((COULOMB_CONSTANT * q[i]! * q[j]!) / DIELECTRIC_CONSTANT);
     }
   }
-  return { atoms: Int32Array.from(list), r0: Float64Array.from(r0), d0: Float64Array.from(d0) };
+  return {
+    atoms: Int32Array.from(list),
+    r0: Float64Array.from(r0),
+    d0: Float64Array.from(d0),
+    qq: Float64Array.from(qq),
+  };
 }
 
 /**

@@ -37,6 +37,15 @@ export const INVERSION_FORCE_CONSTANT = 40;
  */
 export const ONE_FOUR_VDW_SCALE = 0.5;
 
+/** e²/(4πε0) in kcal·Å/mol: the Coulomb energy of two unit charges 1 Å apart. */
+export const COULOMB_CONSTANT = 332.0637;
+/**
+ * Relative permittivity of the Coulomb term: 1, a molecule in vacuum, as MMFF94 has it by default in RDKit (the
+ * reference structures). Pairs are those of the van der Waals term (1-2 and 1-3 excluded); 1-4 pairs are not
+ * scaled.
+ */
+export const DIELECTRIC_CONSTANT = 1;
+
 /** Valence geometry of one atom type (Table I). */
 export interface ValenceParameters {
   /** Bond radius R_I, Å. */
