@@ -4,8 +4,9 @@
  *
  *   1. static checks: deno fmt --check, deno lint, deno check, deno publish --dry-run, tsc and the esbuild
  *      bundles of the Node entries (the Node build)
- *   2. the whole suite under Deno (`deno test`)
- *   3. the same suite under Node (`node --test` on the tsc output)
+ *   2. the whole suite under Deno (`deno test`) and the same suite under Node (`node --test` on the tsc output):
+ *      first the in-process suites (unit, reference) of both runtimes side by side, one process each, then the
+ *      suites that start servers and time their answers (e2e, adversarial, webapp), one runtime at a time
  *   4. the end-to-end suites (stdio, SDK clients, HTTP) against the shipped artefacts: the single-executable
  *      binary run from a directory with no node_modules, and the npm tarball installed into an empty project and
  *      started with `npx chem-mcp`; the MCP Bundle built, unpacked and served as its manifest says
@@ -24,11 +25,17 @@ import { childEnv, junitOutcome, type Outcome, single, sum, verdictLines } from 
 import { NOTICES_ENV } from "../tests/helpers/skip.ts";
 
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
+const runs = (part: string) => only === undefined || only === part;
 
+/**
+ * Runs a command, echoing its output as it comes, or, with `echo` false (a command running beside another),
+ * keeping it for the caller to print whole.
+ */
 function run(
   cmd: string,
   args: string[],
   env: Record<string, string> = {},
+  echo = true,
 ): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, {
@@ -38,7 +45,7 @@ function run(
     let out = "";
     const tee = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
       out += chunk.toString();
-      stream.write(chunk);
+      if (echo) stream.write(chunk);
     };
     child.stdout.on("data", tee(process.stdout));
     child.stderr.on("data", tee(process.stderr));
@@ -68,29 +75,92 @@ const reportPath = (): string => join(reports, `report-${++reportCount}.xml`);
 const notices = join(reports, "notices");
 mkdirSync(notices);
 
-async function denoTests(title = "deno test", paths = ["tests/"]): Promise<Outcome> {
-  console.log(`\n== ${title}`);
+/**
+ * Suites that run in the test process (no server, no browser, no wall-clock bound tighter than seconds): one
+ * runtime's run of them can share the two cores with the other's.
+ */
+const IN_PROCESS_SUITES = ["unit", "reference"];
+/** Suites that start servers, workers and browsers and time their answers: one runtime at a time. */
+const LIVE_SUITES = ["e2e", "adversarial", "webapp"];
+
+/** Test directories in neither list: their tests would not run, so the run fails naming them. */
+function unlistedSuites(): string[] {
+  const listed = new Set([...IN_PROCESS_SUITES, ...LIVE_SUITES]);
+  return readdirSync("tests", { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !listed.has(entry.name))
+    .filter((entry) => readdirSync(join("tests", entry.name)).some((file) => file.endsWith("_test.ts")))
+    .map((entry) => `tests/${entry.name}/`);
+}
+
+/** A suite run's outcome, with its output when it was kept rather than echoed. */
+type SuiteRun = Promise<{ outcome: Outcome; out: string }>;
+
+async function denoTests(title: string, paths: string[], echo = true): SuiteRun {
+  if (echo) console.log(`\n== ${title}`);
   const report = reportPath();
-  const { code, out } = await run(deno, ["test", "-A", `--junit-path=${report}`, ...paths]);
-  return junitOutcome(title, report, code, out);
+  const { code, out } = await run(deno, ["test", "-A", `--junit-path=${report}`, ...paths], {}, echo);
+  return { outcome: junitOutcome(title, report, code, out), out: `\n== ${title}\n${out}` };
 }
 
 async function nodeTests(
-  title = "node --test (dist/)",
-  paths = ["dist/tests/"],
+  title: string,
+  paths: string[],
   env: Record<string, string> = {},
-): Promise<Outcome> {
-  console.log(`\n== ${title}`);
+  echo = true,
+): SuiteRun {
+  if (echo) console.log(`\n== ${title}`);
   const report = reportPath();
   // spec for the reader (no TAP diagnostics), junit for the names in the verdict.
   const reporters = ["--test-reporter=spec", "--test-reporter-destination=stdout"];
   const junit = ["--test-reporter=junit", `--test-reporter-destination=${report}`];
-  const { code } = await run(
+  const { code, out } = await run(
     "node",
     ["--test", "--test-concurrency=1", ...reporters, ...junit, ...paths],
     env,
+    echo,
   );
-  return junitOutcome(title, report, code);
+  return { outcome: junitOutcome(title, report, code), out: `\n== ${title}\n${out}` };
+}
+
+/** The suites' directories under `root` that exist and hold files. */
+function suiteDirs(root: string, suites: string[]): string[] {
+  return suites.map((suite) => `${root}${suite}/`).filter((dir) =>
+    existsSync(dir) && readdirSync(dir).length > 0
+  );
+}
+
+/**
+ * The in-process suites of both runtimes side by side (CPU-bound, one process each on a two-core machine), each
+ * run's output printed whole when both are done, Deno's first.
+ */
+async function inProcessSuites(): Promise<Outcome> {
+  console.log(
+    "\n== unit and reference suites, Deno and Node side by side (each one's output when both are done)",
+  );
+  const unlisted = unlistedSuites();
+  if (unlisted.length > 0) console.log(`\n== test directories no stage runs: ${unlisted.join(", ")}`);
+  const lanes: SuiteRun[] = [
+    Promise.resolve({
+      outcome: single(`test directories no stage runs: ${unlisted.join(", ")}`, unlisted.length === 0),
+      out: "",
+    }),
+  ];
+  if (runs("deno")) {
+    lanes.push(denoTests("deno test (unit, reference)", suiteDirs("tests/", IN_PROCESS_SUITES), false));
+  }
+  if (runs("node")) {
+    lanes.push(
+      nodeTests(
+        "node --test (dist/: unit, reference)",
+        suiteDirs("dist/tests/", IN_PROCESS_SUITES),
+        {},
+        false,
+      ),
+    );
+  }
+  const done = await Promise.all(lanes);
+  for (const { out } of done) process.stdout.write(out);
+  return sum(done.map(({ outcome }) => outcome));
 }
 
 /**
@@ -99,9 +169,7 @@ async function nodeTests(
  * which runs the same Node build as the Node suite.
  */
 function e2ePaths(adversarial = true): string[] {
-  return ["dist/tests/e2e/", ...(adversarial ? ["dist/tests/adversarial/"] : [])].filter((dir) =>
-    existsSync(dir) && readdirSync(dir).length > 0
-  );
+  return suiteDirs("dist/tests/", adversarial ? ["e2e", "adversarial"] : ["e2e"]);
 }
 
 async function seaBinaryTests(): Promise<Outcome> {
@@ -116,10 +184,10 @@ async function seaBinaryTests(): Promise<Outcome> {
     `${dir}/chem-mcp`,
   ]);
   if (built.failed) return built;
-  return nodeTests("e2e against the single-executable binary (no node_modules)", e2ePaths(), {
+  return (await nodeTests("e2e against the single-executable binary (no node_modules)", e2ePaths(), {
     CHEM_MCP_SERVER_CMD: JSON.stringify([`${dir}/chem-mcp`]),
     CHEM_MCP_SERVER_CWD: dir,
-  });
+  })).outcome;
 }
 
 /**
@@ -177,10 +245,10 @@ async function npmPackageTests(): Promise<Outcome> {
     `${dir}/${tarball}`,
   ]);
   if (installed.failed) return installed;
-  return nodeTests("e2e against `npx chem-mcp` from the installed tarball", e2ePaths(false), {
+  return (await nodeTests("e2e against `npx chem-mcp` from the installed tarball", e2ePaths(false), {
     CHEM_MCP_SERVER_CMD: JSON.stringify(["npx", "--no-install", "chem-mcp"]),
     CHEM_MCP_SERVER_CWD: dir,
-  });
+  })).outcome;
 }
 
 const results: Outcome[] = [];
@@ -211,25 +279,47 @@ results.push(
       await check("Node entry bundles", deno, ["run", "-A", "scripts/bundle_node.ts"]),
     ])),
 );
-const runs = (part: string) => only === undefined || only === part;
-if (runs("deno")) results.push(await timed("deno test", () => denoTests()));
-if (runs("node")) results.push(await timed("node --test", () => nodeTests()));
+if (runs("deno") || runs("node")) {
+  results.push(await timed("unit and reference, Deno and Node side by side", inProcessSuites));
+}
+if (runs("deno")) {
+  results.push(
+    await timed(
+      "deno test: e2e, adversarial, webapp",
+      async () =>
+        (await denoTests("deno test (e2e, adversarial, webapp)", suiteDirs("tests/", LIVE_SUITES))).outcome,
+    ),
+  );
+}
+if (runs("node")) {
+  results.push(
+    await timed(
+      "node --test: e2e, adversarial, webapp",
+      async () =>
+        (await nodeTests(
+          "node --test (dist/: e2e, adversarial, webapp)",
+          suiteDirs("dist/tests/", LIVE_SUITES),
+        ))
+          .outcome,
+    ),
+  );
+}
 if (runs("artifacts")) {
   results.push(await timed("single executable", seaBinaryTests));
   results.push(await timed("npm package", npmPackageTests));
   if (HOST_TARGET) results.push(await timed("deno compile script", () => compileScriptTests(HOST_TARGET)));
   results.push(
-    await timed("MCP Bundle", () =>
-      nodeTests("MCP Bundle: built, unpacked and served on Node", [
+    await timed("MCP Bundle", async () =>
+      (await nodeTests("MCP Bundle: built, unpacked and served on Node", [
         "dist/tests/artifacts/mcpb_bundle.js",
-      ])),
+      ])).outcome),
   );
 }
 if (runs("docs")) {
   results.push(
     await timed(
       "documented commands",
-      () => denoTests("documented commands", ["tests/docs/documented_commands.ts"]),
+      async () => (await denoTests("documented commands", ["tests/docs/documented_commands.ts"])).outcome,
     ),
   );
 }

@@ -68,10 +68,11 @@ class FakeWorkers {
     let onFailure: (reason: string) => void = () => {};
     let alive = true;
     let busy = false;
+    let starting: ReturnType<typeof setTimeout> | undefined;
     const handle: WorkerHandle = {
       post: (message: WorkerRequest) => {
         if (message.kind === "init") {
-          setTimeout(() => {
+          starting = setTimeout(() => {
             if (!alive) return;
             onMessage({ kind: "ready" });
             onMessage({ kind: "warm" });
@@ -115,6 +116,8 @@ class FakeWorkers {
       onMessage: (listener) => (onMessage = listener),
       onFailure: (listener) => (onFailure = listener),
       terminate: () => {
+        // A stopped worker never starts: its pending start would also keep Node's test process alive.
+        clearTimeout(starting);
         if (alive) this.terminated++;
         if (busy) this.running--;
         alive = busy = false;
