@@ -12,7 +12,8 @@
  *      started with `npx chem-mcp`; the MCP Bundle built, unpacked and served as its manifest says
  *      (tests/artifacts/mcpb_bundle.ts)
  *   5. every command of README.md and docs/*.md, run as written in a temporary copy of the repository
- *      (tests/docs/documented_commands.ts, once: the commands are the subject, not the runtime)
+ *      (tests/docs/documented_commands.ts, once: the commands are the subject, not the runtime), beside the
+ *      in-process suites of step 2
  *
  * Usage: deno run -A scripts/test.ts [--only deno|node|artifacts|docs]
  */
@@ -130,12 +131,14 @@ function suiteDirs(root: string, suites: string[]): string[] {
 }
 
 /**
- * The in-process suites of both runtimes side by side (CPU-bound, one process each on a two-core machine), each
- * run's output printed whole when both are done, Deno's first.
+ * The in-process suites of both runtimes and the documented commands (tests/docs/documented_commands.ts, which
+ * works in a copy of the repository and gives its servers port 0) side by side: CPU-bound work that times
+ * nothing tightly. Each run's output is printed whole when all are done, in that order.
  */
 async function inProcessSuites(): Promise<Outcome> {
   console.log(
-    "\n== unit and reference suites, Deno and Node side by side (each one's output when both are done)",
+    "\n== unit and reference suites under Deno and Node, and the documented commands, side by side (each " +
+      "one's output when all are done)",
   );
   const unlisted = unlistedSuites();
   if (unlisted.length > 0) console.log(`\n== test directories no stage runs: ${unlisted.join(", ")}`);
@@ -157,6 +160,9 @@ async function inProcessSuites(): Promise<Outcome> {
         false,
       ),
     );
+  }
+  if (runs("docs")) {
+    lanes.push(denoTests("documented commands", ["tests/docs/documented_commands.ts"], false));
   }
   const done = await Promise.all(lanes);
   for (const { out } of done) process.stdout.write(out);
@@ -279,8 +285,10 @@ results.push(
       await check("Node entry bundles", deno, ["run", "-A", "scripts/bundle_node.ts"]),
     ])),
 );
-if (runs("deno") || runs("node")) {
-  results.push(await timed("unit and reference, Deno and Node side by side", inProcessSuites));
+if (runs("deno") || runs("node") || runs("docs")) {
+  results.push(
+    await timed("unit and reference (Deno, Node) and documented commands, side by side", inProcessSuites),
+  );
 }
 if (runs("deno")) {
   results.push(
@@ -313,14 +321,6 @@ if (runs("artifacts")) {
       (await nodeTests("MCP Bundle: built, unpacked and served on Node", [
         "dist/tests/artifacts/mcpb_bundle.js",
       ])).outcome),
-  );
-}
-if (runs("docs")) {
-  results.push(
-    await timed(
-      "documented commands",
-      async () => (await denoTests("documented commands", ["tests/docs/documented_commands.ts"])).outcome,
-    ),
   );
 }
 
