@@ -84,8 +84,8 @@ test("connection: bytes sent after a complete request cost the server no memory"
     const grewMiB = (peak - before) / 1024;
     console.log(`flood: ${sent >> 20} MiB sent; RSS ${before >> 10} MiB, peak ${peak >> 10} MiB`);
     assert.ok(sent >= 192 << 20, `only ${sent >> 20} MiB sent: the attack did not run`);
-    // Node reads the dropped bytes into buffers its collector frees in batches: the peak grew by 3–64 MiB over
-    // a dozen runs. Kept, the 512 MiB would be four times this bound.
+    // Node reads the dropped bytes into buffers its collector frees in batches: the peak grew by 3–64 MiB in ten
+    // runs. Kept, the 512 MiB would be four times this bound.
     assert.ok(
       grewMiB < 128,
       `${sent >> 20} MiB sent after the request; RSS grew by ${grewMiB.toFixed(0)} MiB`,
