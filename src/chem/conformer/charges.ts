@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { MolGraph } from "./graph.ts";
+import { doubleBonded, type MolGraph } from "./graph.ts";
 import { type DreidingType, hybridOf } from "./parameters.ts";
 
 /** (a, b, c) of χ(q) = a + b·q + c·q², eV (Gasteiger & Marsili 1980, Table 1). */
@@ -78,8 +78,7 @@ function initialCharges(g: MolGraph, types: readonly DreidingType[]): Float64Arr
 
 /** True when atom k's bond to the π atom j is a double bond or k carries a formal charge. */
 function conjugatedTo(g: MolGraph, j: number, k: number): boolean {
-  return g.atoms[k]!.charge !== 0 ||
-    g.bonds.some((b) => ((b.a === j && b.b === k) || (b.a === k && b.b === j)) && b.kekule === 2);
+  return g.atoms[k]!.charge !== 0 || doubleBonded(g, j).includes(k);
 }
 
 /**
