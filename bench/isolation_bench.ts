@@ -1,5 +1,5 @@
 /**
- * The cost of running a tool in a worker (src/tools/isolation.ts): smarts_match on aspirin, 2,000 calls in place
+ * The cost of running a tool in a worker (src/pool/runner.ts): smarts_match on aspirin, 2,000 calls in place
  * and through the worker pool, one at a time and 64 at once, as ratios; the first call's worker start-up; and how
  * close to its deadline a runaway search is stopped. Compared with the previous run.
  * Run: deno run -A bench/isolation_bench.ts
@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { loadRDKit } from "../src/chem/rdkit.ts";
 import { RDKIT_WASM_PATH } from "../tests/helpers/rdkit.ts";
-import { IsolatedRunner } from "../src/tools/isolation.ts";
+import { IsolatedRunner } from "../src/pool/runner.ts";
 import { smartsMatchTool } from "../src/tools/smarts_match.ts";
 import { denoPlatform } from "../src/runtime/deno.ts";
 import type { Tool } from "../src/tools/tool.ts";

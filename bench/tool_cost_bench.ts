@@ -3,7 +3,7 @@
  * and p99 over the molecules of each one's fastest call out of `--reps` passes (so that other processes' load
  * does not count as the tool's work; with 63 molecules the p99 is the slowest one), and each tool's first call
  * in a fresh process (one-time tables). The line between tools that run in the pool and tools that stay on the
- * protocol thread (src/tools/placement.ts) is drawn from this table. Also the start-up work of a pool worker
+ * protocol thread (src/pool/placement.ts) is drawn from this table. Also the start-up work of a pool worker
  * (RDKit instantiated, WARM_UP_CALLS made) in a fresh process. name_to_smiles is left out: it waits on the
  * network, not on a core.
  * Run: deno run -A bench/tool_cost_bench.ts [--reps 3]
@@ -15,9 +15,9 @@ import { loadRDKit } from "../src/chem/rdkit.ts";
 import { RDKIT_WASM_PATH } from "../tests/helpers/rdkit.ts";
 import { DRUGS50 } from "../tests/data/drugs50.ts";
 import { TOOLS } from "../src/tools/registry.ts";
-import { WARM_UP_CALLS } from "../src/tools/placement.ts";
+import { WARM_UP_CALLS } from "../src/pool/placement.ts";
 import * as v from "valibot";
-import { IsolatedRunner } from "../src/tools/isolation.ts";
+import { IsolatedRunner } from "../src/pool/runner.ts";
 import { denoPlatform } from "../src/runtime/deno.ts";
 import { smilesToMoljsonTool } from "../src/tools/smiles_to_moljson.ts";
 import type { Tool } from "../src/tools/tool.ts";

@@ -16,7 +16,7 @@ export {
   type WorkerHandle,
   type WorkerReply,
   type WorkerRequest,
-} from "./tools/isolation.ts";
+} from "./pool/runner.ts";
 export { ChemError, type ChemErrorCode, ChemMcpError, ProtocolError } from "./errors.ts";
 export { loadRDKit, rdkit, withMol } from "./chem/rdkit.ts";
 export { canonicalSmiles, summarize } from "./chem/identity.ts";

@@ -11,7 +11,7 @@ import type { McpServer } from "./protocol/server.ts";
 import { type ByteStream, HTTP_TIMEOUT_MS, HttpEndpoint } from "./transport/http_endpoint.ts";
 import { createServer } from "./create_server.ts";
 import { StdioSession } from "./transport/stdio.ts";
-import { IsolatedRunner, type SpawnWorker } from "./tools/isolation.ts";
+import { IsolatedRunner, type SpawnWorker } from "./pool/runner.ts";
 
 /** The environment variable that sets the number of tool workers (default: the available parallelism). */
 export const WORKERS_ENV = "CHEM_MCP_WORKERS";

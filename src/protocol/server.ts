@@ -8,7 +8,7 @@ import * as v from "valibot";
 import { CancelledError, ChemError, preview, ProtocolError } from "../errors.ts";
 import type { Tool } from "../tools/tool.ts";
 import type { ToolDescriptor, ToolRegistry } from "../tools/registry.ts";
-import { isListCall, runList } from "../tools/list.ts";
+import { isListCall, runList } from "../pool/list.ts";
 import { type Dialect, METHODS, type PinState, resolveDialect } from "./dialect.ts";
 import { argumentError, formatIssues } from "./arguments.ts";
 import { toErrorObject } from "./errors.ts";
@@ -45,7 +45,7 @@ export interface ServerOptions {
   readonly log?: (message: string) => void;
   /**
    * Runs a tool on validated arguments; defaults to calling `tool.run` in place. The runtime entries pass a
-   * worker-pool runner (src/tools/isolation.ts) so tools that can run away are stopped at their deadline.
+   * worker-pool runner (src/pool/runner.ts) so tools that can run away are stopped at their deadline.
    */
   readonly runTool?: (tool: Tool, args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
   /** Workers behind `runTool`: a list call keeps at most this many chunks in flight (default 1). */
@@ -165,7 +165,7 @@ export class McpServer {
     };
   }
 
-  /** A call in place or through `runTool`; a list call as chunks (src/tools/list.ts). */
+  /** A call in place or through `runTool`; a list call as chunks (src/pool/list.ts). */
   #run(tool: Tool, args: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
     const run = this.#options.runTool ?? ((t: Tool, a: Record<string, unknown>) => Promise.resolve(t.run(a)));
     return isListCall(tool, args)

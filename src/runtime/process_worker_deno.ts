@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { WorkerHandle, WorkerReply, WorkerRequest } from "../tools/isolation.ts";
+import type { WorkerHandle, WorkerReply, WorkerRequest } from "../pool/runner.ts";
 import { MAX_REQUEST_BYTES } from "../protocol/jsonrpc.ts";
 import { LineSplitter } from "../transport/lines.ts";
 import rdkitWasm from "./rdkit_wasm_deno.js";
@@ -123,7 +123,7 @@ export async function serveProcessWorker(): Promise<void> {
   // As in the thread workers: lower the priority before loading the tools, most of a worker's start, and here
   // the runtime's compiler threads too, which belong to this process alone.
   joinMainThreadPriority();
-  const { serveTools } = await import("../tools/tool_worker.ts");
+  const { serveTools } = await import("../pool/tool_worker.ts");
   const encoder = new TextEncoder();
   let listener: (message: WorkerRequest) => void = () => {};
   let writing = Promise.resolve();

@@ -1,5 +1,5 @@
 /**
- * Node.js tool-worker entry: serves isolated tool calls (src/tools/isolation.ts) inside a worker thread.
+ * Node.js tool-worker entry: serves isolated tool calls (src/pool/runner.ts) inside a worker thread.
  *
  * @module
  */
@@ -10,7 +10,7 @@ const port = parentPort;
 if (port) {
   // The main thread's messages wait in the port until serveTools listens.
   yieldCoresToProtocolThread();
-  void import("../tools/tool_worker.ts").then(({ serveTools }) =>
+  void import("../pool/tool_worker.ts").then(({ serveTools }) =>
     serveTools({ post: (message) => port.postMessage(message), onMessage: (l) => port.on("message", l) })
   );
 }

@@ -6,7 +6,7 @@
  */
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { Tool, ToolAnnotations } from "./tool.ts";
-import { chunkToolOf, withList } from "./list.ts";
+import { chunkToolOf, withList } from "../pool/list.ts";
 import { canonicalSmilesTool } from "./canonical_smiles.ts";
 import { ecfp4Tool } from "./ecfp4.ts";
 import { parseSmilesTool } from "./parse_smiles.ts";

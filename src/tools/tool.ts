@@ -68,10 +68,10 @@ export interface Tool<I extends ObjectSchema = ObjectSchema, O extends ObjectSch
   readonly output: O;
   /**
    * Set for tools whose running time some inputs can push past every bound RDKit offers: the call then runs in a
-   * worker and is stopped after `deadlineMs(args)` (see src/tools/isolation.ts).
+   * worker and is stopped after `deadlineMs(args)` (see src/pool/runner.ts).
    */
   readonly isolation?: { readonly deadlineMs: (args: v.InferOutput<I>) => number };
-  /** Set for tools that also take `smiles_list` in place of their one molecule (src/tools/list.ts). */
+  /** Set for tools that also take `smiles_list` in place of their one molecule (src/pool/list.ts). */
   readonly list?: ListSpec;
   /** Computes the result; throws `ChemError` for chemistry-domain failures. */
   readonly run: (args: v.InferOutput<I>) => v.InferInput<O> | Promise<v.InferInput<O>>;
@@ -79,7 +79,7 @@ export interface Tool<I extends ObjectSchema = ObjectSchema, O extends ObjectSch
 
 /**
  * What a tool says about its list form; everything else (schemas, fan-out, order, per-item errors, the compact
- * answer) is built once in src/tools/list.ts.
+ * answer) is built once in src/pool/list.ts.
  */
 export interface ListSpec {
   /** Most molecules one call may carry, set by what one item costs in time and in characters. */

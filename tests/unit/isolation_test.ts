@@ -1,4 +1,4 @@
-// The worker pool of src/tools/isolation.ts driven through fake workers that live in this thread: what runs in
+// The worker pool of src/pool/runner.ts driven through fake workers that live in this thread: what runs in
 // place, reuse, the deadline, errors crossing back, a worker dying, the pool bound, starting and refilling the
 // pool, the worker's warm-up and the pool size option. Real workers in both
 // runtimes are exercised end to end in tests/e2e/isolation_test.ts.
@@ -13,14 +13,14 @@ import {
   type WorkerHandle,
   type WorkerReply,
   type WorkerRequest,
-} from "../../src/tools/isolation.ts";
+} from "../../src/pool/runner.ts";
 import {
   inputAtoms,
   LARGE_INPUT_ATOMS,
   POOLED_DEADLINE_MS,
   POOLED_TOOLS,
   WARM_UP_CALLS,
-} from "../../src/tools/placement.ts";
+} from "../../src/pool/placement.ts";
 import { TOOLS, WORKER_TOOLS } from "../../src/tools/registry.ts";
 import { defineTool, LOCAL_COMPUTATION, type Tool } from "../../src/tools/tool.ts";
 import { CancelledError, ChemError } from "../../src/errors.ts";

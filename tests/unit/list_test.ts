@@ -1,5 +1,5 @@
 /**
- * The list form (src/tools/list.ts): input order, per-item typed errors, what is shared said once, ranking,
+ * The list form (src/pool/list.ts): input order, per-item typed errors, what is shared said once, ranking,
  * argument rules, and the chunking (in-flight bound, retry of a timed-out chunk one molecule at a time).
  */
 import { test } from "node:test";
@@ -8,7 +8,7 @@ import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { modern, send } from "../helpers/protocol.ts";
 import { createServer } from "../../src/create_server.ts";
 import { TOOLS, WORKER_TOOLS } from "../../src/tools/registry.ts";
-import { chunkSize, runList } from "../../src/tools/list.ts";
+import { chunkSize, runList } from "../../src/pool/list.ts";
 import { ChemError } from "../../src/errors.ts";
 import { DRUGS50 } from "../data/drugs50.ts";
 
@@ -206,7 +206,7 @@ test("a chunk whose worker dies or traps is run again one molecule per call: onl
   const culprit = list[3]!;
   for (const cause of ["worker_died", "worker_failure"]) {
     const sizes: number[] = [];
-    // As the pool answers when the worker running the culprit is lost (src/tools/isolation.ts).
+    // As the pool answers when the worker running the culprit is lost (src/pool/runner.ts).
     const run = async (t: (typeof TOOLS)[number], args: Record<string, unknown>) => {
       const items = args.smiles_list as string[];
       sizes.push(items.length);

@@ -16,7 +16,7 @@
 import * as v from "valibot";
 import { CancelledError, ChemError } from "../errors.ts";
 import { ITEMS_SUFFIX } from "./placement.ts";
-import type { ListSpec, ObjectSchema, Tool } from "./tool.ts";
+import type { ListSpec, ObjectSchema, Tool } from "../tools/tool.ts";
 
 /** The argument that carries the molecules of a list call. */
 export const LIST_ARG = "smiles_list";

@@ -7,7 +7,7 @@
  * instance); when the call's deadline passes, the worker is terminated and the call answers
  * `COMPUTATION_TIMEOUT`. The process keeps serving meanwhile: the main thread never waits on the computation.
  *
- * The same pool also keeps costly tools (src/tools/placement.ts) off the thread that reads and answers requests,
+ * The same pool also keeps costly tools (src/pool/placement.ts) off the thread that reads and answers requests,
  * and spreads them over the machine's cores.
  *
  * This module is runtime-neutral: the runtime entries create workers ({@link SpawnWorker}) and run
@@ -27,7 +27,7 @@ import {
   QUEUE_DEADLINE_MS,
   type WarmUpCall,
 } from "./placement.ts";
-import type { Tool } from "./tool.ts";
+import type { Tool } from "../tools/tool.ts";
 
 /** Main thread → worker. */
 export type WorkerRequest =

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { serveToolWorker, type WorkerEndpoint } from "./isolation.ts";
+import { serveToolWorker, type WorkerEndpoint } from "./runner.ts";
 import { WARM_UP_CALLS } from "./placement.ts";
-import { WORKER_TOOLS } from "./registry.ts";
+import { WORKER_TOOLS } from "../tools/registry.ts";
 
 /** Serves tool calls on `endpoint` (see {@link serveToolWorker}). */
 export function serveTools(endpoint: WorkerEndpoint): void {

@@ -1,5 +1,5 @@
 /**
- * Where each tool runs: on the protocol thread, or in the worker pool (src/tools/isolation.ts); and what each
+ * Where each tool runs: on the protocol thread, or in the worker pool (src/pool/runner.ts); and what each
  * pool worker computes once as it starts.
  *
  * The line is drawn by measurement (bench/tool_cost_bench.ts, table in docs/decisions.md): a worker round trip
@@ -14,7 +14,7 @@
  */
 import { countSmilesAtoms } from "../chem/rdkit.ts";
 
-/** Suffix of the derived tool that runs one chunk of a list call (src/tools/list.ts). */
+/** Suffix of the derived tool that runs one chunk of a list call (src/pool/list.ts). */
 export const ITEMS_SUFFIX = ":items";
 
 const COSTLY_TOOLS = [
@@ -99,7 +99,7 @@ const PARACETAMOL = "CC(=O)Nc1ccc(O)cc1";
 const ATENOLOL = "CC(C)NCC(O)COc1ccc(CC(N)=O)cc1";
 
 /**
- * What each worker runs once it has reported ready, one call per task (src/tools/isolation.ts): a small call of
+ * What each worker runs once it has reported ready, one call per task (src/pool/runner.ts): a small call of
  * every pooled tool with one-time work. The context pack covers identifiers (InChI, also what
  * representation_router needs), calc_properties (descriptors, the 116 QED alert queries), Lipinski, SA score
  * (the fragment table decoded), PAINS and Brenk (585 queries compiled), BOILED-Egg, ADMET, MolJSON and the
