@@ -27,6 +27,7 @@ import { representationRouterTool } from "./representation_router.ts";
 import { moleculeContextPackTool } from "./molecule_context_pack.ts";
 import { painsCheckTool } from "./pains_check.ts";
 import { brenkCheckTool } from "./brenk_check.ts";
+import { EXTRA_TOOLS } from "./extras.ts";
 
 /** A tool as `tools/list` publishes it. */
 export interface ToolDescriptor {
@@ -65,6 +66,7 @@ export const TOOLS: readonly Tool[] = ([
 /** What a tool worker serves: every tool, and the chunk runners of the list forms. */
 export const WORKER_TOOLS: readonly Tool[] = [
   ...TOOLS,
+  ...EXTRA_TOOLS,
   ...TOOLS.flatMap((tool) => chunkToolOf(tool) ?? []),
 ];
 

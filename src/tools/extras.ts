@@ -1,0 +1,10 @@
+/**
+ * Tools beyond the specification's twenty. They are served only when `--tools` names them (or their group);
+ * the default listing is the specification's tools alone.
+ *
+ * @module
+ */
+import type { Tool } from "./tool.ts";
+
+/** The extra tools, in the order `tools/list` shows them after the specification's twenty. */
+export const EXTRA_TOOLS: readonly Tool[] = [];
