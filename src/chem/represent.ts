@@ -94,11 +94,14 @@ export function inchikey(smiles: string): string {
 /**
  * Hill-order formula of a MolJSON document: C then H then the other elements alphabetically when carbon is
  * present, otherwise all alphabetically; implicit hydrogens and hydrogen atoms both count, isotopes count as
- * their element, dummy atoms are skipped; the net charge is appended as RDKit writes it ('+', '+2', '-').
+ * their element, dummy atoms count as the symbol `*` (sorted before the letters, as RDKit's CalcMolFormula
+ * writes `CH3*` for `C*`: a formula that dropped them would name a different molecule); the net charge is
+ * appended as RDKit writes it ('+', '+2', '-').
  *
  * @example
  * ```ts
  * hillFormula(toMolJson("C[N+](C)(C)C")); // "C4H12N+"
+ * hillFormula(toMolJson("*c1ccccc1Cl")); // "C6H4*Cl"
  * ```
  */
 export function hillFormula(written: MolJson): string {
@@ -107,7 +110,7 @@ export function hillFormula(written: MolJson): string {
   const add = (element: string, n: number) => n > 0 && counts.set(element, (counts.get(element) ?? 0) + n);
   let charge = 0;
   for (const atom of doc.atoms) {
-    if (atom.element !== "*") add(atom.element, 1);
+    add(atom.element, 1);
     add("H", atom.hydrogens);
     charge += atom.charge;
   }

@@ -56,6 +56,10 @@ test("Hill order: C, H, then alphabetical; no carbon → all alphabetical; charg
   assert.equal(hillFormula(toMolJson("[O-]S(=O)(=O)[O-]")), "O4S-2");
   assert.equal(hillFormula(toMolJson("BrC(Cl)I")), "CHBrClI");
   assert.equal(hillFormula(toMolJson("[2H]C([2H])([2H])O")), "CH4O");
+  // Dummy atoms as RDKit's CalcMolFormula writes them (RDKit 2022.09: CH3*, C2H4*2, C6H4*Cl).
+  assert.equal(hillFormula(toMolJson("C*")), "CH3*");
+  assert.equal(hillFormula(toMolJson("*CC*")), "C2H4*2");
+  assert.equal(hillFormula(toMolJson("*c1ccccc1Cl")), "C6H4*Cl");
 });
 
 /**
