@@ -7,6 +7,7 @@ import rdkitWasm from "./rdkit_wasm_deno.js";
 import { main, type Platform } from "../main.ts";
 import { listenDeno } from "./tcp_deno.ts";
 import { PROCESS_WORKER_FLAG, serveProcessWorker, spawnProcessWorker } from "./process_worker_deno.ts";
+import { followLauncher } from "./launcher.ts";
 
 const encoder = new TextEncoder();
 
@@ -63,5 +64,11 @@ export async function run(): Promise<void> {
     Deno.addSignalListener("SIGTERM", () => Deno.exit(143));
     Deno.addSignalListener("SIGINT", () => Deno.exit(130));
   }
+  followLauncher({
+    env: Deno.env.toObject(),
+    parentPid: () => Deno.ppid,
+    exit: (code) => Deno.exit(code),
+    unref: (timer) => Deno.unrefTimer(timer),
+  });
   Deno.exit(await main(Deno.args, denoPlatform));
 }

@@ -11,6 +11,7 @@ import { Worker } from "node:worker_threads";
 import { listenNode } from "./tcp_node.ts";
 import type { WorkerHandle } from "../pool/runner.ts";
 import { lowerThreads } from "./worker_priority.ts";
+import { followLauncher } from "./launcher.ts";
 import { sea, SEA_WORKER_ASSET, type SeaModule } from "./wasm_node.ts";
 
 /**
@@ -108,5 +109,11 @@ export function runNode(wasm: Promise<WebAssembly.Module>): void {
   // ignored there, and a pod would wait out its whole termination grace period before being killed.
   process.once("SIGTERM", () => process.exit(143));
   process.once("SIGINT", () => process.exit(130));
+  followLauncher({
+    env: process.env,
+    parentPid: () => process.ppid,
+    exit: (code) => process.exit(code),
+    unref: (timer) => timer.unref(),
+  });
   void main(process.argv.slice(2), nodePlatform(wasm)).then((code) => (process.exitCode = code));
 }

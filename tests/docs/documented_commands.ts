@@ -341,7 +341,7 @@ function checkTestCommand(): void {
   assert.equal(deno.tasks.test, "env deno run -A scripts/test.ts");
 }
 
-const isInspector = (c: string) => c.startsWith("npx @modelcontextprotocol/inspector-cli@");
+const isInspector = (c: string) => c.startsWith("npx -y @modelcontextprotocol/inspector-cli@");
 const isHttpServer = (c: string) => c.includes("--transport streamable-http");
 const isWebApp = (c: string) => /deno task webapp|npm run webapp|serve_deno\.ts|serve_node\.js/.test(c);
 const isStdioServer = (c: string) =>
