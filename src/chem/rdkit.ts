@@ -8,7 +8,7 @@
  * @module
  */
 import initRDKitModuleImport from "@rdkit/rdkit";
-import type { MainModule, Mol } from "@rdkit/rdkit";
+import type { Log, MainModule, Mol } from "@rdkit/rdkit";
 import { ChemError, preview } from "../errors.ts";
 
 export type { MainModule as RDKitModule, Mol } from "@rdkit/rdkit";
@@ -63,11 +63,35 @@ export function loadRDKit(
     },
   }).then((module) => {
     module.disable_logging();
+    errorLog = module.set_log_capture("rdApp.error");
     trackSizes(module);
     loaded = module;
     return module;
   });
   return loading;
+}
+
+/** RDKit's error log, captured (not printed) so a parse failure can say what RDKit objected to. */
+let errorLog: Log | null = null;
+
+/**
+ * RDKit's own words for the failure just seen (the last error it logged, its timestamp removed, at most 200
+ * characters), and the log emptied; `undefined` when it logged nothing. Called before a parse to start clean,
+ * and after a failed one: RDKit's valence and kekulisation errors name the atom at fault.
+ *
+ * @example
+ * ```ts
+ * rdkitReason(); // clears
+ * rdkit().get_mol("CN(C)(C)(C)C"); // null
+ * rdkitReason(); // "Explicit valence for atom # 1 N, 5, is greater than permitted"
+ * ```
+ */
+export function rdkitReason(): string | undefined {
+  if (!errorLog) return undefined;
+  const text = errorLog.get_buffer();
+  errorLog.clear_buffer();
+  const last = text.trim().split("\n").at(-1)?.replace(/^\[[\d:]+\]\s*/, "").trim();
+  return last ? preview(last, 200) : undefined;
 }
 
 let largestSeen = 0;
@@ -150,16 +174,16 @@ export function parseSmiles(smiles: string, maxHeavyAtoms: number = MAX_HEAVY_AT
       { heavy_atoms: estimated, limit: maxHeavyAtoms },
     );
   }
+  rdkitReason();
   const mol = rdkit().get_mol(text);
   if (!mol || !mol.is_valid()) {
     mol?.delete();
+    const reason = rdkitReason();
     throw new ChemError(
       "INVALID_SMILES",
-      `RDKit could not parse SMILES '${
-        preview(text)
-      }': check ring-closure digits, brackets, element symbols ` +
-        `and valences.`,
-      { smiles: preview(text) },
+      `RDKit could not parse SMILES '${preview(text)}': ` +
+        (reason ? `${reason}.` : "check ring-closure digits, brackets, element symbols and valences."),
+      { smiles: preview(text), ...(reason ? { reason } : {}) },
     );
   }
   try {
@@ -205,13 +229,16 @@ export function withQuery<T>(smarts: string, fn: (query: Mol) => T): T {
       { depth, limit: MAX_SMARTS_RECURSION },
     );
   }
+  rdkitReason();
   const query = rdkit().get_qmol(text);
   if (!query || !query.is_valid()) {
     query?.delete();
+    const reason = rdkitReason();
     throw new ChemError(
       "INVALID_SMARTS",
-      `RDKit could not parse SMARTS '${preview(text)}': check brackets, atom primitives and ring closures.`,
-      { smarts: preview(text) },
+      `RDKit could not parse SMARTS '${preview(text)}': ` +
+        (reason ? `${reason}.` : "check brackets, atom primitives and ring closures."),
+      { smarts: preview(text), ...(reason ? { reason } : {}) },
     );
   }
   try {

@@ -82,3 +82,25 @@ test("atom pre-count matches RDKit on drug SMILES and refuses oversized input be
   assert.equal(canonicalSmiles("C".repeat(500)), "C".repeat(500));
   assert.equal(canonicalSmiles("CCO"), "CCO", "RDKit still works afterwards");
 });
+
+test("a refused SMILES or SMARTS carries RDKit's own reason, naming the atom at fault", () => {
+  const refusal = (call: () => unknown): ChemError => {
+    try {
+      call();
+    } catch (error) {
+      if (error instanceof ChemError) return error;
+      throw error;
+    }
+    throw new Error("no error");
+  };
+  const valence = refusal(() => canonicalSmiles("CN(C)(C)(C)C"));
+  assert.equal(valence.code, "INVALID_SMILES");
+  assert.match(valence.message, /atom # 1 N, 5, is greater than permitted/);
+  assert.equal(valence.details?.reason, "Explicit valence for atom # 1 N, 5, is greater than permitted");
+  assert.match(refusal(() => canonicalSmiles("c1cccc1")).message, /kekulize.*Unkekulized atoms: 0 1 2 3 4/);
+  assert.match(refusal(() => canonicalSmiles("C1CC")).message, /unclosed ring/);
+  // The next failure says its own reason, not the last one's.
+  assert.doesNotMatch(refusal(() => smartsMatch("CCO", "[C")).message, /unclosed ring/);
+  // A parse that succeeds between two failures leaves nothing behind.
+  assert.equal(canonicalSmiles("OCC"), "CCO");
+});
