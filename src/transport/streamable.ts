@@ -247,7 +247,15 @@ function checkMirroredHeaders(head: RequestHead, method: string, params: Record<
     if (method !== "initialize") throw required;
     throw new ProtocolError("header_mismatch", `${required.message} ${LEGACY_OVER_HTTP_HINT}`, required.data);
   }
-  if (!SUPPORTED_MODERN_VERSIONS.includes(version)) throw unsupportedProtocolVersion(version);
+  if (!SUPPORTED_MODERN_VERSIONS.includes(version)) {
+    const unsupported = unsupportedProtocolVersion(version);
+    if (method !== "initialize") throw unsupported;
+    throw new ProtocolError(
+      "unsupported_protocol_version",
+      `${unsupported.message} ${LEGACY_OVER_HTTP_HINT}`,
+      unsupported.data,
+    );
+  }
   const meta = params._meta as Record<string, unknown> | undefined;
   const bodyVersion = meta?.[META_KEYS.protocolVersion];
   if (bodyVersion !== undefined && bodyVersion !== version) {

@@ -220,6 +220,13 @@ test("http: a legacy initialize is told to use stdio or a 2026-07-28 client, wit
   const error = JSON.parse(withHeader.body).error as { code: number; message: string };
   assert.equal(error.code, -32601);
   assert.match(error.message, /^Method not found: 'initialize'\. .*over stdio/);
+  // A client that announces an older version in the header (as the v1 SDK's HTTP client does) gets -32022
+  // with the same advice.
+  const older = await send(handshake, { ...mcpHeaders("initialize"), "MCP-Protocol-Version": "2025-06-18" });
+  assert.equal(older.status, 400);
+  const olderError = JSON.parse(older.body).error as { code: number; message: string };
+  assert.equal(olderError.code, -32022);
+  assert.match(olderError.message, /^Unsupported protocol version '2025-06-18'; .*over stdio/);
   // Any other method without the header keeps the short message.
   const other = await send(rpc("tools/list"), { ...withoutVersion, "Mcp-Method": "tools/list" });
   assert.equal(JSON.parse(other.body).error.message, "Header MCP-Protocol-Version is required (2026-07-28).");
