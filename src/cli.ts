@@ -39,7 +39,8 @@ Usage: chem-mcp [options]
 
 stdio reads newline-delimited JSON-RPC 2.0 from stdin and writes responses to stdout; diagnostics go to stderr.
 Environment: CHEM_MCP_NAME_LOOKUP_URL overrides the name_to_smiles lookup URL template ({name} placeholder).
-CHEM_MCP_WORKERS sets the number of tool worker threads, 1 to 256 (default: one per available core).
+CHEM_MCP_WORKERS sets the number of tool workers, 1 to 256 (default: one per available core; threads under Node,
+processes under Deno).
 `;
 
 const OPTIONS: Readonly<Record<string, OptionSpec>> = {
