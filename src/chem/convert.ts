@@ -63,7 +63,7 @@ export function convertOne(input: string, from: "smiles" | "molblock", to: Outpu
  */
 export function convertSdf(sdf: string, to: OutputFormat): RecordResult[] {
   const records = sdRecords(sdf);
-  if (records.length === 0) {
+  if (!records.some((record) => /^M {2}END/m.test(record))) {
     throw new ChemError("INVALID_MOLBLOCK", "The SD file has no record ending in 'M  END'.");
   }
   if (records.length > MAX_SD_RECORDS) {
