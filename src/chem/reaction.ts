@@ -209,7 +209,7 @@ function enumerate(
       throw new ChemError(
         "COMPUTATION_TIMEOUT",
         `The enumeration ran out of time after ${done} of ${slots.reduce((n, s) => n * s.length, 1)} ` +
-          "reactant combinations; shorten the lists or raise timeout_seconds.",
+          "reactant combinations; shorten the reactant lists.",
         { combinations_done: done },
       );
     }
