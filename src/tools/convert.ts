@@ -42,7 +42,13 @@ export const convertTool = defineTool({
       v.array(v.object({
         name: v.optional(v.pipe(v.string(), v.description("The record's title line."))),
         output: v.optional(structure),
-        error: v.optional(v.object({ code: v.string(), message: v.string() })),
+        error: v.optional(v.pipe(
+          v.object({
+            code: v.pipe(v.string(), v.description("Error code, as for a whole call.")),
+            message: v.pipe(v.string(), v.description("What is wrong with the record.")),
+          }),
+          v.description("Why the record could not be converted."),
+        )),
       })),
       v.description("From sdf: one per record, in order, with output or error."),
     )),
