@@ -130,6 +130,12 @@ function parseMolBlock(block: string): Mol {
       "The MOL block has no 'M  END' line; pass a whole MOL block (header, counts line, atoms, bonds, M  END).",
     );
   }
+  if (/^M {2}END/m.test(text.slice(end.index + end[0].length))) {
+    throw new ChemError(
+      "INVALID_MOLBLOCK",
+      "The text holds more than one MOL block; pass an SD file with from 'sdf' to convert each record.",
+    );
+  }
   const ctab = text.slice(0, end.index + end[0].length) + "\n";
   const declared = declaredAtoms(ctab);
   if (declared > MAX_MOLBLOCK_ATOMS) {

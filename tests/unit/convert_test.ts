@@ -119,6 +119,8 @@ test("typed errors and limits: not a MOL block, no atoms, 5,000 declared atoms, 
   assert.equal(code(() => convertSdf(one.repeat(MAX_SD_RECORDS + 1), "smiles")), "MOLECULE_TOO_LARGE");
   assert.equal(convertSdf(one.repeat(MAX_SD_RECORDS), "smiles").length, MAX_SD_RECORDS);
   assert.equal(code(() => convertSdf("no records here", "smiles")), "INVALID_MOLBLOCK");
+  assert.equal(code(() => convertOne(one.repeat(2), "molblock", "smiles")), "INVALID_MOLBLOCK");
+  assert.equal(convertOne(one, "molblock", "smiles"), "C");
 });
 
 /** A V2000 block of an n-carbon chain (all atoms at the origin: no stereo to read). */
