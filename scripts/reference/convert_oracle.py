@@ -10,8 +10,16 @@ For every fourth of them, also the MOL blocks RDKit writes, Chem.MolToMolBlock(m
 by RDKit, wedges from the stereo) and Chem.MolToV3KMolBlock(mol) (V3000), and the canonical SMILES RDKit itself reads
 back from each (Chem.MolFromMolBlock with its defaults: sanitised, hydrogens removed).
 
-Output: tests/data/reference/convert.json, one molecule per line. Run from the repository:
-/usr/bin/python3 scripts/reference/convert_oracle.py (needs `apt-get install -y python3-rdkit`).
+With the file scripts/convert_blocks.ts writes (the blocks the convert tool makes for those molecules), also what
+RDKit's Python reads from them: `ours_v2000_read`, `ours_v3000_read`, with an FNV-1a hash of each block
+(`ours_v2000_fnv`, `ours_v3000_fnv`) so the test can tell when the tool's blocks have changed since.
+
+Output: tests/data/reference/convert.json, one molecule per line. Run from the repository (needs
+`apt-get install -y python3-rdkit`), in this order:
+
+    /usr/bin/python3 scripts/reference/convert_oracle.py
+    npx deno run -A scripts/convert_blocks.ts /tmp/convert_blocks.json
+    /usr/bin/python3 scripts/reference/convert_oracle.py /tmp/convert_blocks.json
 """
 import datetime
 import json
@@ -45,7 +53,23 @@ def read_back(block):
     return None if mol is None else Chem.MolToSmiles(mol)
 
 
+def fnv1a(text):
+    """32-bit FNV-1a of the text's UTF-16 code units (ASCII here), as tests/reference/convert_suite.ts computes it."""
+    h = 0x811C9DC5
+    for ch in text:
+        h = ((h ^ ord(ch)) * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+def ours(path):
+    if not path:
+        return {}
+    with open(path) as handle:
+        return {b["id"]: b for b in json.load(handle)}
+
+
 def main():
+    tool_blocks = ours(sys.argv[1] if len(sys.argv) > 1 else None)
     parsed = []
     for ident, smiles in validation_set():
         mol = Chem.MolFromSmiles(smiles)
@@ -58,6 +82,11 @@ def main():
             v2000 = Chem.MolToMolBlock(mol)
             v3000 = Chem.MolToV3KMolBlock(mol)
             entry.update({"v2000": v2000, "v3000": v3000, "v2000_read": read_back(v2000), "v3000_read": read_back(v3000)})
+            mine = tool_blocks.get(ident)
+            if mine:
+                for version in ("v2000", "v3000"):
+                    entry[f"ours_{version}_fnv"] = fnv1a(mine[version])
+                    entry[f"ours_{version}_read"] = read_back(mine[version])
         entries.append(entry)
     provenance = {
         "script": "scripts/reference/convert_oracle.py",
@@ -69,6 +98,8 @@ def main():
             "canonical: Chem.MolToSmiles(Chem.MolFromSmiles(smiles))",
             f"every {BLOCK_STRIDE}th molecule: v2000 = Chem.MolToMolBlock(mol); v3000 = Chem.MolToV3KMolBlock(mol)",
             "v2000_read, v3000_read: Chem.MolToSmiles(Chem.MolFromMolBlock(block)) (sanitised, hydrogens removed)",
+            "ours_v2000_read, ours_v3000_read: the same of the convert tool's blocks (scripts/convert_blocks.ts); "
+            "ours_*_fnv: 32-bit FNV-1a of those blocks",
         ],
     }
     with open(OUT, "w") as handle:

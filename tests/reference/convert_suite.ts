@@ -3,7 +3,8 @@
  * `scripts/reference/convert_oracle.py` with RDKit 2022.09): 1,000 held-out molecules of the validation set taken
  * from SMILES to a MOL block (V2000 and V3000) and back to SMILES must give RDKit's canonical SMILES, stereo
  * included; the V2000 and V3000 blocks RDKit's Python writes for 250 of them must read back to the SMILES RDKit
- * reads from them; and the InChI read from the MOL block must equal the InChI of the SMILES (InChI is our own
+ * reads from them; the blocks convert writes for those 250 must read, in RDKit's Python, as the molecule they were
+ * written from; and the InChI read from the MOL block must equal the InChI of the SMILES (InChI is our own
  * RDKit's on both sides: a check that the MOL block carries what InChI needs). RDKit 2022's SMILES
  * are canonicalised by our RDKit before comparing (the two versions write some canonical SMILES differently).
  *
@@ -23,6 +24,11 @@ export interface ConvertReference {
   readonly v3000?: string;
   readonly v2000_read?: string;
   readonly v3000_read?: string;
+  /** What RDKit's Python reads from the blocks the tool wrote (scripts/convert_blocks.ts), and their hashes. */
+  readonly ours_v2000_read?: string;
+  readonly ours_v3000_read?: string;
+  readonly ours_v2000_fnv?: number;
+  readonly ours_v3000_fnv?: number;
 }
 
 /** The fixture file. */
@@ -116,6 +122,29 @@ function roundTrip(m: ConvertReference, to: "molblock" | "molblock_v3000"): Chec
   return { id: m.id, ours, theirs: ourCanonical(m.canonical) };
 }
 
+/** 32-bit FNV-1a of the text's code units, as scripts/reference/convert_oracle.py computes it. */
+export function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+/**
+ * The tool's block of `version` read by RDKit's Python, against RDKit's canonical SMILES; when the tool's block
+ * is no longer the one the oracle read (hash), the fixture is stale and the row says so.
+ */
+function readByRdkit(m: ConvertReference, version: "v2000" | "v3000"): Checked {
+  const block = convertOne(m.smiles, "smiles", version === "v2000" ? "molblock" : "molblock_v3000");
+  const read = version === "v2000" ? m.ours_v2000_read : m.ours_v3000_read;
+  const hash = version === "v2000" ? m.ours_v2000_fnv : m.ours_v3000_fnv;
+  const ours = fnv1a(block) !== hash
+    ? "stale fixture: re-run scripts/convert_blocks.ts and convert_oracle.py"
+    : read === undefined
+    ? "RDKit's Python could not read the block"
+    : ourCanonical(read);
+  return { id: m.id, ours, theirs: ourCanonical(m.canonical) };
+}
+
 let rows: Comparison[] | undefined;
 
 function compare(): Comparison[] {
@@ -147,6 +176,18 @@ function compare(): Comparison[] {
     ),
     row("RDKit's V2000 blocks read", withBlocks.map((m) => read(m, m.v2000!, m.v2000_read!)), exact),
     row("RDKit's V3000 blocks read", withBlocks.map((m) => read(m, m.v3000!, m.v3000_read!)), exact),
+    row(
+      "our V2000 blocks read by RDKit's Python",
+      withBlocks.map((m) => readByRdkit(m, "v2000")),
+      exact,
+      LAYOUT_GEOMETRY,
+    ),
+    row(
+      "our V3000 blocks read by RDKit's Python",
+      withBlocks.map((m) => readByRdkit(m, "v3000")),
+      exact,
+      LAYOUT_GEOMETRY,
+    ),
     row(
       "InChI of the MOL block = InChI of the SMILES",
       molecules.map(inchi),
