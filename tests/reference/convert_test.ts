@@ -33,7 +33,7 @@ test("the convert fixture is RDKit 2022.09's canonical SMILES of 1,000 validatio
   assert.ok(fixture.molecules.filter((m) => /[+-]\]/.test(m.canonical)).length > 400);
 });
 
-test("convert round-trips 1,000 molecules through V2000 and V3000, reads RDKit's blocks as RDKit does, and RDKit reads its", async () => {
+test("convert round-trips 1,000 molecules through V2000 and V3000, reads RDKit's blocks as RDKit does, and RDKit's Python reads convert's", async () => {
   const covered = [1000, 1000, 250, 250, 250, 250, 1000];
   const rows = await assertAgreement(convertSuite, (row) => covered[convertRows.indexOf(row.field)]!);
   // The known differences (convert_suite.ts) leave out a handful, each checked to be the stated one.
