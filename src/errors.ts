@@ -22,7 +22,11 @@ export type ChemErrorCode =
   | "NAME_NOT_FOUND"
   | "LOOKUP_TIMEOUT"
   | "LOOKUP_UNREACHABLE"
-  | "LOOKUP_BAD_RESPONSE";
+  | "LOOKUP_BAD_RESPONSE"
+  | "INVALID_REACTION"
+  | "REACTANT_COUNT_MISMATCH"
+  | "TOO_MANY_PRODUCTS"
+  | "INVALID_MOLBLOCK";
 
 /** What each chemistry error code means and what the caller should change (rendered into docs/tools.md). */
 export const CHEM_ERROR_DOCS: Readonly<Record<ChemErrorCode, { meaning: string; fix: string }>> = {
@@ -72,6 +76,22 @@ export const CHEM_ERROR_DOCS: Readonly<Record<ChemErrorCode, { meaning: string; 
   LOOKUP_BAD_RESPONSE: {
     meaning: "The name lookup service answered something unexpected.",
     fix: "Retry later or pass a SMILES.",
+  },
+  INVALID_REACTION: {
+    meaning: "RDKit could not read the reaction SMARTS (or it is empty, too long or nested too deep).",
+    fix: "Write it as reactants>>products with bracketed, mapped atoms.",
+  },
+  REACTANT_COUNT_MISMATCH: {
+    meaning: "The number of reactants differs from the reaction's reactant templates (`details`).",
+    fix: "Pass one reactant or list per template, in template order.",
+  },
+  TOO_MANY_PRODUCTS: {
+    meaning: "The enumeration is over its combination or product limit (`details.limit`).",
+    fix: "Shorten the reactant lists, raise max_products, or make the template more specific.",
+  },
+  INVALID_MOLBLOCK: {
+    meaning: "RDKit could not read the MOL block or SD record (the message names the record).",
+    fix: "Check the counts line, the atom and bond lines and M  END.",
   },
 };
 

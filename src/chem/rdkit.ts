@@ -131,8 +131,8 @@ export function rdkit(): MainModule {
   return loaded;
 }
 
-/** Heavy-atom limit check shared by every parser entry point. */
-function checkSize(mol: Mol, maxHeavyAtoms: number): void {
+/** Heavy-atom limit check shared by every parser entry point (SMILES here, MOL blocks in convert.ts). */
+export function checkSize(mol: Mol, maxHeavyAtoms: number): void {
   const heavy = mol.get_num_atoms(true);
   if (heavy > maxHeavyAtoms) {
     throw new ChemError(

@@ -58,18 +58,21 @@ function ringTooLargeForInchi(mol: Mol): number {
  * ```
  */
 export function inchi(smiles: string): string {
-  const text = withMol(smiles, (mol) => {
-    const ring = ringTooLargeForInchi(mol);
-    if (ring > 0) {
-      throw new ChemError(
-        "UNSUPPORTED_MOLECULE",
-        `InChI is not computed for rings of more than ${MAX_INCHI_RING} atoms (this one has ${ring}); use ` +
-          "canonical SMILES.",
-        { ring_size: ring, limit: MAX_INCHI_RING },
-      );
-    }
-    return mol.get_inchi();
-  });
+  return withMol(smiles, molInchi);
+}
+
+/** Standard InChI of a parsed molecule, with {@link inchi}'s checks and errors. */
+export function molInchi(mol: Mol): string {
+  const ring = ringTooLargeForInchi(mol);
+  if (ring > 0) {
+    throw new ChemError(
+      "UNSUPPORTED_MOLECULE",
+      `InChI is not computed for rings of more than ${MAX_INCHI_RING} atoms (this one has ${ring}); use ` +
+        "canonical SMILES.",
+      { ring_size: ring, limit: MAX_INCHI_RING },
+    );
+  }
+  const text = mol.get_inchi();
   if (!text) {
     throw new ChemError(
       "UNSUPPORTED_MOLECULE",

@@ -31,6 +31,9 @@ const COSTLY_TOOLS = [
   "molecule_context_pack",
 ];
 
+/** Costly tools with no list form (`convert`: a 200-record SD file), pooled by name alone. */
+const COSTLY_SINGLE_TOOLS = ["convert"];
+
 /**
  * Tools that run in the pool for what they cost, and the chunks of their list calls. Tools with a
  * `Tool.isolation` deadline (smarts_match, find_mcs, generate_3d) run there as well, whatever their cost.
@@ -38,6 +41,7 @@ const COSTLY_TOOLS = [
 export const POOLED_TOOLS: ReadonlySet<string> = new Set([
   ...COSTLY_TOOLS,
   ...COSTLY_TOOLS.map((name) => name + ITEMS_SUFFIX),
+  ...COSTLY_SINGLE_TOOLS,
 ]);
 
 /**

@@ -1,0 +1,185 @@
+/**
+ * convert: formats in and out, what survives a MOL block (stereo, charges, isotopes, radicals), SD files answered
+ * per record, the typed errors and limits, the tool's schemas and its listing budget.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as v from "valibot";
+import { loadTestRDKit } from "../helpers/rdkit.ts";
+import { schemaErrors } from "../helpers/schema.ts";
+import { ChemError } from "../../src/errors.ts";
+import {
+  convertOne,
+  convertSdf,
+  declaredAtoms,
+  MAX_SD_RECORDS,
+  type OutputFormat,
+  sdRecords,
+} from "../../src/chem/convert.ts";
+import { convertTool } from "../../src/tools/convert.ts";
+import { jsonSchemaOf, ToolRegistry } from "../../src/tools/registry.ts";
+
+await loadTestRDKit();
+
+function code(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ChemError) return error.code;
+    throw error;
+  }
+  return "none";
+}
+
+/** L-alanine, a quaternary ¹³C ammonium, a radical, an E alkene, a Z alkene and an anion in one structure. */
+const MIXED = "C[C@H](N)C(=O)O.C[N+](C)(C)[13CH3].[CH2]CC.C/C=C/C.C/C=C\\Cl.[O-]C(=O)C";
+
+test("stereo, charges, isotopes and radicals survive SMILES → MOL block → SMILES in V2000 and V3000", () => {
+  const canonical = convertOne(MIXED, "smiles", "smiles");
+  for (const to of ["molblock", "molblock_v3000"] as const) {
+    const block = convertOne(MIXED, "smiles", to);
+    assert.match(block, to === "molblock" ? /V2000/ : /V3000/);
+    assert.equal(convertOne(block, "molblock", "smiles"), canonical, to);
+  }
+  const v2000 = convertOne(MIXED, "smiles", "molblock");
+  assert.match(v2000, /^M {2}CHG/m);
+  assert.match(v2000, /^M {2}ISO/m);
+  assert.match(v2000, /^M {2}RAD/m);
+  assert.doesNotMatch(v2000, /^\s+0\.0000\s+0\.0000\s+0\.0000 C.*\n\s+0\.0000\s+0\.0000\s+0\.0000 C/m);
+});
+
+test("InChI and InChIKey from SMILES and from a MOL block agree; stereo is in them", () => {
+  const block = convertOne("C[C@H](N)C(=O)O", "smiles", "molblock");
+  assert.equal(
+    convertOne(block, "molblock", "inchi"),
+    "InChI=1S/C3H7NO2/c1-2(4)3(5)6/h2H,4H2,1H3,(H,5,6)/t2-/m0/s1",
+  );
+  assert.equal(convertOne(block, "molblock", "inchikey"), "QNAYBMKLOCPYGJ-REOHCLBHSA-N");
+  assert.equal(convertOne("C[C@H](N)C(=O)O", "smiles", "inchikey"), "QNAYBMKLOCPYGJ-REOHCLBHSA-N");
+  assert.equal(code(() => convertOne("*CC", "smiles", "inchi")), "UNSUPPORTED_MOLECULE");
+});
+
+test("a MOL block's explicit hydrogens are removed, as RDKit reads them; the counts line is read first", () => {
+  const withH = [
+    "",
+    "  test",
+    "",
+    "  5  4  0  0  0  0  0  0  0  0999 V2000",
+    "    0.0000    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0",
+    "    1.2990    0.7500    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0",
+    "   -1.2990    0.7500    0.0000 H   0  0  0  0  0  0  0  0  0  0  0  0",
+    "    0.0000   -1.5000    0.0000 H   0  0  0  0  0  0  0  0  0  0  0  0",
+    "    0.5000   -0.5000    0.0000 H   0  0  0  0  0  0  0  0  0  0  0  0",
+    "  1  2  1  0",
+    "  1  3  1  0",
+    "  1  4  1  0",
+    "  1  5  1  0",
+    "M  END",
+  ].join("\n");
+  assert.equal(convertOne(withH, "molblock", "smiles"), "CO");
+  assert.equal(declaredAtoms(withH), 5);
+});
+
+test("an SD file answers per record in order, names kept, a broken record answered with its error", () => {
+  const block = (smiles: string, name: string) =>
+    convertOne(smiles, "smiles", "molblock").replace(/^[^\n]*/, name);
+  const broken = "broken\n\n\n  2  1  0  0  0  0  0  0  0  0999 V2000\n    0.0 C\nM  END\n";
+  const sdf = [
+    block("CCO", "ethanol"),
+    "> <ID>\n1\n",
+    "$$$$\n",
+    broken,
+    "$$$$\n",
+    block("c1ccccc1", ""),
+    "$$$$\n",
+  ]
+    .join("");
+  assert.equal(sdRecords(sdf).length, 3);
+  const records = convertSdf(sdf, "smiles");
+  assert.deepEqual(records[0], { name: "ethanol", output: "CCO" });
+  assert.equal((records[1] as { error: { code: string } }).error.code, "INVALID_MOLBLOCK");
+  assert.match((records[1] as { error: { message: string } }).error.message, /^Record 2: /);
+  assert.deepEqual(records[2], { output: "c1ccccc1" });
+  const v3000 = convertSdf(`${convertOne("CC(=O)[O-].[Na+]", "smiles", "molblock_v3000")}$$$$\n`, "inchikey");
+  assert.deepEqual(v3000, [{ output: "VMHLLURERBWHNL-UHFFFAOYSA-M" }]);
+});
+
+test("typed errors and limits: not a MOL block, no atoms, 5,000 declared atoms, too many records", () => {
+  assert.equal(code(() => convertOne("CCO", "molblock", "smiles")), "INVALID_MOLBLOCK");
+  assert.equal(
+    code(() => convertOne("\n\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END\n", "molblock", "smiles")),
+    "INVALID_MOLBLOCK",
+  );
+  const huge =
+    "\n\n\n  0  0  0  0  0  0  0  0  0  0999 V3000\nM  V30 BEGIN CTAB\nM  V30 COUNTS 5000 4999 0 0 0\nM  END\n";
+  assert.equal(declaredAtoms(huge), 5000);
+  assert.equal(code(() => convertOne(huge, "molblock", "smiles")), "MOLECULE_TOO_LARGE");
+  assert.equal(code(() => convertOne("C1CC", "smiles", "molblock")), "INVALID_SMILES");
+  const one = `${convertOne("C", "smiles", "molblock")}$$$$\n`;
+  assert.equal(code(() => convertSdf(one.repeat(MAX_SD_RECORDS + 1), "smiles")), "MOLECULE_TOO_LARGE");
+  assert.equal(convertSdf(one.repeat(MAX_SD_RECORDS), "smiles").length, MAX_SD_RECORDS);
+  assert.equal(code(() => convertSdf("no records here", "smiles")), "INVALID_MOLBLOCK");
+  assert.equal(code(() => convertOne(one.repeat(2), "molblock", "smiles")), "INVALID_MOLBLOCK");
+  assert.equal(convertOne(one, "molblock", "smiles"), "C");
+});
+
+/** A V2000 block of an n-carbon chain (all atoms at the origin: no stereo to read). */
+function chainBlock(n: number): string {
+  const atoms = Array.from(
+    { length: n },
+    (_, i) => `${(i * 1.5).toFixed(4).padStart(10)}    0.0000    0.0000 C   0  0`,
+  );
+  const bonds = Array.from(
+    { length: n - 1 },
+    (_, i) => `${String(i + 1).padStart(3)}${String(i + 2).padStart(3)}  1  0`,
+  );
+  return [
+    "",
+    "  chain",
+    "",
+    `${String(n).padStart(3)}${String(n - 1).padStart(3)}  0  0  0  0  0  0  0  0999 V2000`,
+  ]
+    .concat(atoms, bonds, ["M  END", ""]).join("\n");
+}
+
+test("a 600-atom chain is refused by the heavy-atom limit; a counts line that lies is refused, not crashed on", () => {
+  assert.equal(convertOne(chainBlock(30), "molblock", "smiles"), "C".repeat(30));
+  assert.equal(code(() => convertOne(chainBlock(600), "molblock", "smiles")), "MOLECULE_TOO_LARGE");
+  const lying = chainBlock(30).replace(/^ 30 29/m, "300299");
+  assert.equal(code(() => convertOne(lying, "molblock", "smiles")), "INVALID_MOLBLOCK");
+  // The instance still answers correctly afterwards.
+  assert.equal(convertOne("C[C@H](N)C(=O)O", "smiles", "inchikey"), "QNAYBMKLOCPYGJ-REOHCLBHSA-N");
+});
+
+test("tool: schemas, one structure or an SD file, results valid against the published schema", async () => {
+  for (
+    const args of [{}, { input: "CCO", from: "inchi", to: "smiles" }, {
+      input: "CCO",
+      from: "smiles",
+      to: "cml",
+    }, {
+      input: "",
+      from: "smiles",
+      to: "smiles",
+    }]
+  ) {
+    assert.equal(v.safeParse(convertTool.input, args).success, false, JSON.stringify(args));
+  }
+  const schema = jsonSchemaOf(convertTool.output, "output");
+  for (const to of ["smiles", "molblock", "molblock_v3000", "inchi", "inchikey"] as OutputFormat[]) {
+    const one = await convertTool.run(v.parse(convertTool.input, { input: "OCC", from: "smiles", to }));
+    assert.deepEqual(schemaErrors(schema, one), [], to);
+    assert.equal(typeof one.output, "string");
+  }
+  const sdf = `${convertOne("CCO", "smiles", "molblock")}$$$$\n`;
+  const many = await convertTool.run(v.parse(convertTool.input, { input: sdf, from: "sdf", to: "smiles" }));
+  assert.deepEqual(many, { to: "smiles", records: [{ output: "CCO" }] });
+  assert.deepEqual(schemaErrors(schema, many), []);
+  assert.match(convertTool.description, /InChI input is not supported|No InChI input/);
+});
+
+test("the tool's listing (name, title, description, input schema) stays within 1,000 characters", () => {
+  const { name, title, description, inputSchema } = new ToolRegistry([convertTool as never]).descriptors[0]!;
+  const listing = JSON.stringify({ name, title, description, inputSchema }).length;
+  assert.ok(listing <= 1000, `convert listing is ${listing} characters`);
+});
