@@ -29,6 +29,7 @@ const COSTLY_TOOLS = [
   "retrosynthesis",
   "representation_router",
   "molecule_context_pack",
+  "depict",
 ];
 
 /**

@@ -5,6 +5,9 @@
  * @module
  */
 import type { Tool } from "./tool.ts";
+import { depictTool } from "./depict.ts";
 
 /** The extra tools, in the order `tools/list` shows them after the specification's twenty. */
-export const EXTRA_TOOLS: readonly Tool[] = [];
+export const EXTRA_TOOLS: readonly Tool[] = [
+  depictTool as unknown as Tool,
+];
