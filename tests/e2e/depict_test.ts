@@ -9,6 +9,7 @@ import { modern } from "../helpers/protocol.ts";
 import { decodePng } from "../helpers/png.ts";
 import { checkWellFormed } from "../helpers/xml.ts";
 import { skipName } from "../helpers/skip.ts";
+import { callDepict } from "../helpers/depiction.ts";
 
 const ARGS = ["--tools", "all"];
 
@@ -39,8 +40,7 @@ test(
     const client = new LineClient(startServer(ARGS));
     try {
       const call = async (args: Record<string, unknown>) =>
-        (await client.request(modern("tools/call", { name: "depict", arguments: args }), 60_000))
-          .result as CallResult;
+        ((await callDepict(client, args)) as { result: CallResult }).result;
       const png = await call({ smiles: "CC(=O)Nc1ccc(O)cc1", smarts: "c1ccccc1", format: "png", width: 320 });
       assert.equal(png.isError, false);
       const [image, facts] = png.content;
