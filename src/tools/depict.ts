@@ -7,8 +7,10 @@ import {
   depictGrid,
   type Depiction,
   GRID_MAX,
+  GRID_MAX_HEAVY_ATOMS,
   type HighlightSource,
 } from "../chem/depict.ts";
+import { MCS_MAX_HEAVY_ATOMS } from "../chem/mcs.ts";
 import { svgToPng, toBase64 } from "../chem/raster.ts";
 import { count, smilesArg, smilesString } from "./common.ts";
 import { defineContentTool, LOCAL_COMPUTATION } from "./tool.ts";
@@ -48,7 +50,12 @@ const input = v.pipe(
         v.description("Caption per grid molecule (default: its 0-based position)."),
       ),
     ),
-    highlight: v.optional(v.picklist(["smarts", "alerts", "mcs"])),
+    highlight: v.optional(
+      v.pipe(
+        v.picklist(["smarts", "alerts", "mcs"]),
+        v.description("What to highlight (smarts: given smarts)."),
+      ),
+    ),
     smarts: v.optional(
       v.pipe(v.string(), v.minLength(1), v.maxLength(5000), v.description("SMARTS pattern.")),
     ),
@@ -113,12 +120,12 @@ export const depictTool = defineContentTool({
   title: "Molecule picture",
   annotations: LOCAL_COMPUTATION,
   description:
-    "Draw a molecule (or a grid of up to 16) in 2D with RDKit, as SVG text or a PNG image, with atoms and " +
-    "bonds highlighted: smarts (every match), alerts (the PAINS and Brenk alerts it raises), or mcs (maximum " +
-    "common substructure with mcs_with). The result lists the highlighted atom and bond indices and why, " +
-    "for readers who cannot see the picture. " +
-    `Errors: INVALID_SMILES, INVALID_SMARTS, MOLECULE_TOO_LARGE (> ${DEPICT_MAX_HEAVY_ATOMS} heavy atoms; ` +
-    "mcs > 150).",
+    `Draw a molecule, or a grid of up to ${GRID_MAX} (grid, legends), in 2D with RDKit as SVG text (default) or ` +
+    "a PNG image, highlighting atoms and bonds: smarts (every match), highlight alerts (the PAINS and Brenk " +
+    "alerts it raises) or highlight mcs (maximum common substructure with mcs_with). The result lists each " +
+    "molecule's highlighted atom and bond indices and why, for readers who cannot see the picture. Errors: " +
+    `INVALID_SMILES, INVALID_SMARTS, MOLECULE_TOO_LARGE (> ${DEPICT_MAX_HEAVY_ATOMS} heavy atoms, ` +
+    `${MCS_MAX_HEAVY_ATOMS} with mcs, ${GRID_MAX_HEAVY_ATOMS} in a grid).`,
   input,
   output,
   run: async (args): Promise<Drawn> => {
