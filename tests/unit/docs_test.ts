@@ -6,6 +6,7 @@ import { ROOT } from "../helpers/process.ts";
 import { renderToolsDoc } from "../../scripts/tools_doc.ts";
 import { toolRegistry } from "../../src/create_server.ts";
 import { TOOLS } from "../../src/tools/registry.ts";
+import { EXTRA_TOOLS } from "../../src/tools/extras.ts";
 import { VERSION } from "../../src/version.ts";
 
 test("docs/tools.md is generated from the current registry (run scripts/tools_doc.ts)", () => {
@@ -33,7 +34,7 @@ test("docs/architecture.md names every source file (by path, or by its row for t
     readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
       entry.isDirectory() ? files(`${dir}/${entry.name}`) : [`${dir}/${entry.name}`]
     );
-  const toolModules = new Set(TOOLS.map((tool) => tool.name));
+  const toolModules = new Set([...TOOLS, ...EXTRA_TOOLS].map((tool) => tool.name));
   const rows: [RegExp, string][] = [
     [/^src\/chem\//, "`src/chem/*.ts`"],
     [/^src\/webapp\//, "`src/webapp/`"],
