@@ -184,3 +184,59 @@ test("the server answers PNG as image content and SVG as text, the facts as stru
   assert.equal(checkWellFormed(content[0]!.text), "svg");
   assert.equal(JSON.parse(content[1]!.text).format, "svg");
 });
+
+test("hostile strings in every argument: a picture or a typed error, never an internal one", async () => {
+  const logs: string[] = [];
+  const conn = new McpServer({
+    registry: new ToolRegistry([depictTool as unknown as Tool]),
+    info: { name: "test", version: "0" },
+    log: (message) => logs.push(message),
+  }).connect();
+  const hostile = [
+    "",
+    " ",
+    "\u0000",
+    "😀",
+    "C".repeat(20_001),
+    "C".repeat(500),
+    "C(".repeat(240) + "C" + ")".repeat(240),
+    Array(60).fill("c1ccccc1").join("."),
+    "C1CC",
+    "C$C",
+    "*",
+    "[H][H]",
+    "[Fe](=O)(=O)(=O)(=O)(=O)(=O)(=O)(=O)(=O)",
+    "[C+9]",
+    "[12345C]",
+    "[$([$([$(C)])])]",
+    "<svg onload=alert(1)>",
+  ];
+  const codes = new Map<string, number>();
+  const cases = (text: string) => [
+    { smiles: text, format: "png" },
+    { smiles: PARACETAMOL, smarts: text },
+    { smiles: PARACETAMOL, highlight: "mcs", mcs_with: text },
+    { grid: [PARACETAMOL, text] },
+    { grid: [PARACETAMOL], legends: [text.slice(0, 60)], format: "png" },
+  ];
+  for (const text of hostile) {
+    for (const args of cases(text)) {
+      const reply = await send(conn, modern("tools/call", { name: "depict", arguments: args }));
+      const code = reply?.error
+        ? `rpc ${reply.error.code}`
+        : reply?.result?.isError
+        ? String((reply.result.structuredContent as { error: { code: string } }).error.code)
+        : "ok";
+      assert.ok(
+        /^(ok|rpc -32602|INVALID_SMILES|INVALID_SMARTS|MOLECULE_TOO_LARGE)$/.test(code),
+        `${JSON.stringify(args).slice(0, 80)}: ${code}`,
+      );
+      codes.set(code, (codes.get(code) ?? 0) + 1);
+    }
+  }
+  assert.deepEqual(logs, [], "no call broke the output schema or threw");
+  assert.ok(
+    (codes.get("INVALID_SMILES") ?? 0) > 10 && (codes.get("ok") ?? 0) > 10,
+    JSON.stringify([...codes]),
+  );
+});
