@@ -120,7 +120,7 @@ export function depictGrid(
   const parts: string[] = [];
   const molecules: DepictedMolecule[] = [];
   cells.forEach((cell, i) => {
-    const { svg, facts } = atPosition(i, () => drawOne(cell.smiles, options, cell.legend));
+    const { svg, facts } = atPosition(i, () => drawOne(cell.smiles, options, { legend: cell.legend }));
     const x = (i % columns) * options.width;
     const y = Math.floor(i / columns) * options.height;
     parts.push(`<g class='molecule-${i}' transform='translate(${x},${y})'>\n${bodyOf(svg)}</g>\n`);
@@ -162,15 +162,16 @@ function atPosition<T>(index: number, fn: () => T): T {
   }
 }
 
-/** One molecule's SVG as RDKit writes it, and its highlight facts. */
+/** One molecule's SVG as RDKit writes it, and its highlight facts; `cell` when it is drawn in a grid. */
 function drawOne(
   smiles: string,
   options: DepictOptions,
-  legend?: string,
+  cell?: { readonly legend: string },
 ): { svg: string; facts: DepictedMolecule } {
+  const legend = cell?.legend;
   // The MCS highlight parses the molecule again within FMCS's own (smaller) atom limit, before drawing.
   const mcs = options.highlight?.kind === "mcs"
-    ? mcsSmarts(smiles, options.highlight.with, legend)
+    ? mcsSmarts(smiles, options.highlight.with, cell ? GRID_MCS_TIMEOUT_S : DEPICT_MCS_TIMEOUT_S)
     : undefined;
   return withMol(smiles, (mol) => {
     const groups = highlightGroups(mol, options.highlight, mcs);
@@ -189,7 +190,11 @@ function drawOne(
 }
 
 /** The highlight groups of a parsed molecule. */
-function highlightGroups(mol: Mol, source: HighlightSource | undefined, mcs: McsHighlight | undefined) {
+function highlightGroups(
+  mol: Mol,
+  source: HighlightSource | undefined,
+  mcs: McsHighlight | undefined,
+): HighlightGroup[] {
   if (!source) return [];
   if (source.kind === "smarts") return smartsGroups(mol, source.smarts);
   if (source.kind === "alerts") return alertGroups(mol);
@@ -246,8 +251,7 @@ interface McsHighlight {
  * The maximum common substructure of `smiles` and `other` (RDKit FMCS, find_mcs's defaults), as the SMARTS to
  * highlight; none when they share nothing (the picture is still drawn, with no highlight).
  */
-function mcsSmarts(smiles: string, other: string, legend: string | undefined): McsHighlight {
-  const timeoutSeconds = legend === undefined ? DEPICT_MCS_TIMEOUT_S : GRID_MCS_TIMEOUT_S;
+function mcsSmarts(smiles: string, other: string, timeoutSeconds: number): McsHighlight {
   try {
     const result = findMcs([smiles, other], { timeoutSeconds });
     const why = `MCS with ${other} (${result.atom_count} atoms${result.timed_out ? ", FMCS timed out" : ""})`;
@@ -300,12 +304,12 @@ function toUtf8Document(svg: string): string {
   return svg.replace(/^<\?xml[^>]*\?>/, "<?xml version='1.0' encoding='UTF-8'?>");
 }
 
+/** RDKit's header comment, which ends the `<svg>` start tag and its background. */
+const HEADER_END = "<!-- END OF HEADER -->\n";
+
 /** The drawing inside RDKit's SVG: what follows its header comment, without the closing tag. */
 function bodyOf(svg: string): string {
-  const start = svg.indexOf("<!-- END OF HEADER -->");
-  const end = svg.lastIndexOf("</svg>");
-  return svg.slice(start < 0 ? svg.indexOf(">", svg.indexOf("<svg")) + 1 : start + 22, end).replace(
-    /^\n/,
-    "",
-  );
+  const start = svg.indexOf(HEADER_END);
+  if (start < 0) throw new Error("RDKit's SVG has no header comment to cut the drawing at");
+  return svg.slice(start + HEADER_END.length, svg.lastIndexOf("</svg>"));
 }
