@@ -1,6 +1,6 @@
 /**
  * depict's cost: ten drugs drawn as SVG and as PNG (300 × 250 px, a SMARTS highlight), the alert highlight, a
- * grid of 12 as SVG and PNG, the largest canvas the schema allows (16 × 800 × 800 px), and the first PNG of a
+ * grid of 12 as SVG and PNG, the largest canvas the schema allows (16 × 500 × 500 px), and the first PNG of a
  * process (resvg's WebAssembly compiled). Prints milliseconds per call (median and mean over the rounds), picture
  * sizes, and the previous run's median over this one (above 1× is faster).
  *
@@ -70,9 +70,9 @@ await time("grid of 12, SVG (250 × 200 px per molecule)", async () => {
 await time("grid of 12, PNG (1000 × 600 px)", async () => {
   sizes.gridPng = (await draw({ grid: TWELVE, width: 250, height: 200, format: "png" })).picture.length;
 });
-await time("grid of 16, PNG, 800 × 800 px each (3200 × 3200 px)", async () => {
+await time("grid of 16, PNG, 500 × 500 px each (2000 × 2000 px)", async () => {
   const grid = DRUGS50.slice(0, 16).map((d) => d.smiles);
-  sizes.largest = (await draw({ grid, width: 800, height: 800, format: "png" })).picture.length;
+  sizes.largest = (await draw({ grid, width: 500, height: 500, format: "png" })).picture.length;
 });
 const perDrug = Object.entries(figures).filter(([k]) => k.includes("10 drugs"));
 console.log(
@@ -84,7 +84,7 @@ const kib = (chars: number) => `${(chars / 1024).toFixed(1)} KiB`;
 console.log(
   `sizes (text as sent; PNG as base64): one SVG ${kib(sizes.svg!)}, one PNG ${kib(sizes.png!)} (first: ${
     kib(first.picture.length)
-  }), grid of 12 SVG ${kib(sizes.gridSvg!)}, PNG ${kib(sizes.gridPng!)}, 3200 × 3200 PNG ${
+  }), grid of 12 SVG ${kib(sizes.gridSvg!)}, PNG ${kib(sizes.gridPng!)}, 2000 × 2000 PNG ${
     kib(sizes.largest!)
   }`,
 );

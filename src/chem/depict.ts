@@ -21,6 +21,12 @@ export const GRID_COLUMNS = 4;
 /** Smallest and largest side of one molecule's picture, px. */
 export const DEPICT_MIN_SIDE = 100;
 export const DEPICT_MAX_SIDE = 800;
+/**
+ * Largest side of one molecule's picture in a grid, px, so a grid is at most 2000 × 2000 px. resvg's WebAssembly
+ * memory only grows: a 3200 × 3200 px PNG left a worker 110 MB larger for good, 2000 × 2000 px about 50 MB
+ * (measured), and a pod runs two workers in 512 MiB (deploy/manifests.ts).
+ */
+export const GRID_MAX_SIDE = 500;
 /** Largest molecule drawn (heavy atoms): laying out a 450-atom chain takes RDKit some 1.6 s (measured). */
 export const DEPICT_MAX_HEAVY_ATOMS = 500;
 /**

@@ -8,6 +8,7 @@ import {
   type Depiction,
   GRID_MAX,
   GRID_MAX_HEAVY_ATOMS,
+  GRID_MAX_SIDE,
   type HighlightSource,
 } from "../chem/depict.ts";
 import { MCS_MAX_HEAVY_ATOMS } from "../chem/mcs.ts";
@@ -25,7 +26,7 @@ const side = (what: string, fallback: number) =>
       v.integer(),
       v.minValue(DEPICT_MIN_SIDE),
       v.maxValue(DEPICT_MAX_SIDE),
-      v.description(`${what} of one molecule, px.`),
+      v.description(`${what} of one molecule, px (in a grid ≤ ${GRID_MAX_SIDE}).`),
     ),
     fallback,
   );
@@ -66,6 +67,10 @@ const input = v.pipe(
     atom_indices: v.optional(v.pipe(v.boolean(), v.description("Label atoms with their indices.")), false),
   }),
   v.check((a) => (a.smiles === undefined) !== (a.grid === undefined), "Give exactly one of smiles and grid."),
+  v.check(
+    (a) => a.grid === undefined || Math.max(a.width, a.height) <= GRID_MAX_SIDE,
+    `In a grid, width and height are at most ${GRID_MAX_SIDE} px each.`,
+  ),
   v.check(
     (a) => a.legends === undefined || a.legends.length === a.grid?.length,
     "legends needs grid, with one legend per molecule.",

@@ -74,12 +74,12 @@ test(
         }
         await healthy(label);
       }
-      // The largest picture the schema allows: 16 molecules of 800 × 800 px, 3200 × 3200 px in all.
+      // The largest picture the schema allows: 16 molecules of 500 × 500 px, 2000 × 2000 px in all.
       const grid = Array.from({ length: 16 }, (_, i) => `c1ccccc1${"C".repeat(i)}N`);
       const started = performance.now();
-      const big = await call({ grid, format: "png", width: 800, height: 800 });
+      const big = await call({ grid, format: "png", width: 500, height: 500 });
       const png = decodePng(new Uint8Array(Buffer.from(big.result!.content[0]!.data!, "base64")));
-      assert.deepEqual([png.width, png.height], [3200, 3200]);
+      assert.deepEqual([png.width, png.height], [2000, 2000]);
       assert.ok(performance.now() - started < 60_000);
       // A grid over its atom budget is refused before any drawing.
       const refused = await call({ grid: Array(16).fill("C".repeat(200)) });

@@ -128,6 +128,9 @@ test("grid: 12 molecules, 4 per row, one well-formed SVG and a PNG of the grid's
 test("hostile sizes and contradictory arguments are refused with a clear reason", async () => {
   assert.ok(invalid({ smiles: "C", width: 5000 }));
   assert.ok(invalid({ smiles: "C", height: 10 }));
+  assert.ok(invalid({ grid: ["C"], width: 501 }));
+  assert.ok(!invalid({ grid: ["C"], width: 500, height: 500 }));
+  assert.ok(!invalid({ smiles: "C", width: 800, height: 800 }));
   assert.ok(invalid({ grid: Array(GRID_MAX + 1).fill("C") }));
   assert.ok(invalid({ grid: [] }));
   assert.ok(invalid({ smiles: "C", grid: ["C"] }));
