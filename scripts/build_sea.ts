@@ -1,8 +1,8 @@
 /**
  * Builds a self-contained Linux `chem-mcp` executable with Node's single-executable-application support: the Node
- * entry bundled to one CommonJS file by esbuild (scripts/bundle_node.ts), the RDKit WebAssembly and the bundled tool-worker script embedded
- * as SEA assets (read back with `node:sea` `getAsset`), the blob injected into a copy of the running `node` binary
- * with postject.
+ * entry bundled to one CommonJS file by esbuild (scripts/bundle_node.ts), the RDKit and resvg WebAssembly and the
+ * bundled tool-worker script embedded as SEA assets (read back with `node:sea` `getAsset`), the blob injected into
+ * a copy of the running `node` binary with postject.
  *
  * This is the binary we can build and test on a machine that cannot download Deno's `denort` (see
  * scripts/compile.ts for the `deno compile` binaries).
@@ -36,10 +36,11 @@ writeFileSync(
     main: bundle,
     output: blob,
     disableExperimentalSEAWarning: true,
-    // Names as in src/runtime/wasm_node.ts (SEA_WASM_ASSET, SEA_WORKER_ASSET): the tool worker runs from the
-    // bundled script with eval, since a single executable has no file to point a worker at.
+    // Names as in src/runtime/wasm_node.ts (SEA_WASM_ASSET, SEA_RESVG_ASSET, SEA_WORKER_ASSET): the tool worker
+    // runs from the bundled script with eval, since a single executable has no file to point a worker at.
     assets: {
       "RDKit_minimal.wasm": require.resolve("@rdkit/rdkit/RDKit_minimal.wasm"),
+      "resvg.wasm": require.resolve("@resvg/resvg-wasm/index_bg.wasm"),
       "tool_worker.cjs": workerBundle,
     },
   }),

@@ -1,7 +1,7 @@
 /**
  * Builds self-contained `chem-mcp` executables with `deno compile` for every release target. The RDKit
- * WebAssembly is part of the module graph (a source-phase import in src/runtime/rdkit_wasm_deno.js), so each binary
- * embeds it and needs nothing beside it.
+ * WebAssembly is part of the module graph (a source-phase import in src/runtime/rdkit_wasm_deno.js), and so is
+ * resvg's (src/runtime/resvg_wasm_deno.js, for PNG pictures), so each binary embeds them and needs nothing beside it.
  *
  * `deno compile` embeds the whole `node_modules` directory of the project it runs in, and ours holds the test and
  * build tools (Deno itself, TypeScript, a browser driver: over 200 MB). So the binaries are compiled in a staging

@@ -29,6 +29,7 @@ const COSTLY_TOOLS = [
   "retrosynthesis",
   "representation_router",
   "molecule_context_pack",
+  "depict",
 ];
 
 /** Costly tools with no list form (`convert`: a 200-record SD file), pooled by name alone. */

@@ -147,7 +147,11 @@ export class McpServer {
       this.#log(`tool '${tool.name}' threw: ${error instanceof Error ? error.stack : String(error)}`);
       throw new ProtocolError("internal_error", `Internal error while running tool '${tool.name}'.`);
     }
-    const output = v.safeParse(tool.output, result);
+    // A tool's value reached here through its own run (or a worker running it), so it is the hook's input.
+    const { blocks, structured } = tool.content
+      ? tool.content(result as Record<string, unknown>)
+      : { blocks: [], structured: result };
+    const output = v.safeParse(tool.output, structured);
     if (!output.success) {
       this.#log(`tool '${tool.name}' broke its outputSchema: ${formatIssues(output.issues, "result")}`);
       throw new ProtocolError(
@@ -155,14 +159,9 @@ export class McpServer {
         `Internal error: tool '${tool.name}' produced an invalid result.`,
       );
     }
-    const text = JSON.stringify(output.output);
-    if (dialect === "legacy") return { content: [{ type: "text", text }] };
-    return {
-      resultType: "complete",
-      content: [{ type: "text", text }],
-      structuredContent: output.output,
-      isError: false,
-    };
+    const content = [...blocks, { type: "text", text: JSON.stringify(output.output) }];
+    if (dialect === "legacy") return { content };
+    return { resultType: "complete", content, structuredContent: output.output, isError: false };
   }
 
   /** A call in place or through `runTool`; a list call as chunks (src/pool/list.ts). */

@@ -14,6 +14,7 @@ import { MAX_REQUEST_BYTES } from "../protocol/jsonrpc.ts";
 import { LineSplitter } from "../transport/lines.ts";
 import rdkitWasm from "./rdkit_wasm_deno.js";
 import { joinMainThreadPriority, lowerProcessPriority } from "./worker_priority.ts";
+import { provideRasterWasm } from "../chem/raster.ts";
 
 /** The hidden first argument that makes the program serve as a tool worker on stdin/stdout. */
 export const PROCESS_WORKER_FLAG = "--tool-worker-process";
@@ -123,6 +124,9 @@ export async function serveProcessWorker(): Promise<void> {
   // As in the thread workers: lower the priority before loading the tools, most of a worker's start, and here
   // the runtime's compiler threads too, which belong to this process alone.
   joinMainThreadPriority();
+  // Compiled on the first PNG only: a dynamic import keeps it out of the worker's start, and a literal
+  // specifier keeps it in the module graph `deno compile` embeds.
+  provideRasterWasm(() => import("./resvg_wasm_deno.js").then((m) => m.default));
   const { serveTools } = await import("../pool/tool_worker.ts");
   const encoder = new TextEncoder();
   let listener: (message: WorkerRequest) => void = () => {};

@@ -10,6 +10,8 @@ import process from "node:process";
 
 /** Name of the RDKit WebAssembly asset inside a single-executable build (scripts/build_sea.ts). */
 export const SEA_WASM_ASSET = "RDKit_minimal.wasm";
+/** Name of resvg's WebAssembly (the PNG rasteriser, src/chem/raster.ts) inside a single-executable build. */
+export const SEA_RESVG_ASSET = "resvg.wasm";
 /** Name of the bundled tool-worker script inside a single-executable build. */
 export const SEA_WORKER_ASSET = "tool_worker.cjs";
 
@@ -42,6 +44,22 @@ export function compileRDKitWasm(): Promise<WebAssembly.Module> {
       ? sea.getAsset(SEA_WASM_ASSET)
       : readFileSync(createRequire(import.meta.url).resolve("@rdkit/rdkit/RDKit_minimal.wasm"));
     return WebAssembly.compile(bytes);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * resvg's WebAssembly bytes, for src/chem/raster.ts to compile on a process's first PNG: the file in
+ * node_modules, or a single executable's asset (readable from any of its threads).
+ */
+export function resvgWasmNode(): Promise<BufferSource> {
+  try {
+    return Promise.resolve(
+      sea
+        ? sea.getAsset(SEA_RESVG_ASSET)
+        : readFileSync(createRequire(import.meta.url).resolve("@resvg/resvg-wasm/index_bg.wasm")),
+    );
   } catch (error) {
     return Promise.reject(error);
   }

@@ -5,11 +5,13 @@
  * @module
  */
 import type { Tool } from "./tool.ts";
+import { depictTool } from "./depict.ts";
 import { runReactionTool } from "./run_reaction.ts";
 import { convertTool } from "./convert.ts";
 
 /** The extra tools, in the order `tools/list` shows them after the specification's twenty. */
 export const EXTRA_TOOLS: readonly Tool[] = [
+  depictTool,
   runReactionTool,
   convertTool,
 ] as unknown as readonly Tool[];

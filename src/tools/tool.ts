@@ -53,7 +53,11 @@ export const OUTSIDE_LOOKUP: ToolAnnotations = { ...LOCAL_COMPUTATION, openWorld
  * });
  * ```
  */
-export interface Tool<I extends ObjectSchema = ObjectSchema, O extends ObjectSchema = ObjectSchema> {
+export interface Tool<
+  I extends ObjectSchema = ObjectSchema,
+  O extends ObjectSchema = ObjectSchema,
+  R = v.InferInput<O>,
+> {
   /** Unique tool name as clients call it (snake_case). */
   readonly name: string;
   /** Short human title. */
@@ -74,7 +78,26 @@ export interface Tool<I extends ObjectSchema = ObjectSchema, O extends ObjectSch
   /** Set for tools that also take `smiles_list` in place of their one molecule (src/pool/list.ts). */
   readonly list?: ListSpec;
   /** Computes the result; throws `ChemError` for chemistry-domain failures. */
-  readonly run: (args: v.InferOutput<I>) => v.InferInput<O> | Promise<v.InferInput<O>>;
+  readonly run: (args: v.InferOutput<I>) => R | Promise<R>;
+  /**
+   * Set for tools whose answer is more than JSON (a picture): splits what `run` returned into the content blocks
+   * that come before the result's JSON text and the structured result that `output` describes. Without it, the
+   * value `run` returns is the structured result and the JSON text is the only content.
+   */
+  readonly content?: (value: R) => ToolContent<v.InferInput<O>>;
+}
+
+/** An MCP content block a tool may answer with besides its JSON text. */
+export type ContentBlock =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "image"; readonly data: string; readonly mimeType: string };
+
+/** What a {@link Tool.content} hook makes of a tool's value. */
+export interface ToolContent<S> {
+  /** Blocks placed before the JSON text of `structured`, in order. */
+  readonly blocks: readonly ContentBlock[];
+  /** The structured result, checked against the tool's output schema. */
+  readonly structured: S;
 }
 
 /**
@@ -102,5 +125,15 @@ export interface ListSpec {
 
 /** Identity helper that lets TypeScript infer a tool's argument and result types from its schemas. */
 export function defineTool<I extends ObjectSchema, O extends ObjectSchema>(tool: Tool<I, O>): Tool<I, O> {
+  return tool;
+}
+
+/**
+ * {@link defineTool} for a tool with a {@link Tool.content} hook: `run`'s value type is inferred from `run`, and
+ * the hook's structured result is checked against the output schema.
+ */
+export function defineContentTool<I extends ObjectSchema, O extends ObjectSchema, R>(
+  tool: Tool<I, O, R> & { readonly content: (value: R) => ToolContent<v.InferInput<O>> },
+): Tool<I, O, R> {
   return tool;
 }

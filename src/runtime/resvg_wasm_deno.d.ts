@@ -1,0 +1,3 @@
+/** resvg's WebAssembly, compiled by Deno at import time. */
+declare const resvgWasm: WebAssembly.Module;
+export default resvgWasm;

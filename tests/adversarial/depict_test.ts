@@ -1,0 +1,97 @@
+// depict under hostile input, through the real server with the extra tools listed (`--tools all`): huge
+// molecules, the largest grid and canvas the schema allows, a grid over its atom budget, markup in legends. Each
+// call gets a picture or a typed error within a bound, and the next ordinary picture is unharmed. Skipped,
+// saying why, on a build whose --tools does not list depict.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { LineClient, runServer, startServer } from "../helpers/process.ts";
+import { modern } from "../helpers/protocol.ts";
+import { decodePng } from "../helpers/png.ts";
+import { checkWellFormed } from "../helpers/xml.ts";
+import { skipName } from "../helpers/skip.ts";
+import { callDepict } from "../helpers/depiction.ts";
+
+const ARGS = ["--tools", "all"];
+
+async function unavailable(): Promise<string | false> {
+  const probe = await runServer(ARGS, `${JSON.stringify(modern("tools/list"))}\n`);
+  if (probe.code === 2) return "this build has no --tools option";
+  return probe.stdout.includes('"name":"depict"') ? false : "--tools all does not list depict";
+}
+
+const skip = await unavailable();
+
+interface Answer {
+  error?: { code: number; message: string };
+  result?: {
+    isError: boolean;
+    content: { type: string; text?: string; data?: string }[];
+    structuredContent: {
+      width?: number;
+      height?: number;
+      error?: { code: string; message: string };
+    };
+  };
+}
+
+const TYPED = new Set([
+  "MOLECULE_TOO_LARGE",
+  "INVALID_SMILES",
+  "UNSUPPORTED_MOLECULE",
+  "COMPUTATION_TIMEOUT",
+]);
+
+test(
+  skipName("huge molecules, the largest grid and canvas, hostile legends: a picture or a typed error", skip),
+  {
+    skip,
+  },
+  async () => {
+    const client = new LineClient(startServer(ARGS, { CHEM_MCP_WORKERS: "2" }));
+    const call = async (args: Record<string, unknown>) => (await callDepict(client, args)) as Answer;
+    const healthy = async (after: string) => {
+      const answer = await call({ smiles: "CCO", smarts: "[OH]", format: "png" });
+      assert.equal(answer.result?.isError, false, `after ${after}`);
+      assert.equal(
+        decodePng(new Uint8Array(Buffer.from(answer.result!.content[0]!.data!, "base64"))).width,
+        300,
+      );
+    };
+    try {
+      const huge = {
+        "300-membered aromatic ring": "c1" + "c".repeat(298) + "c1",
+        "499-atom chain": "C".repeat(499),
+        "900-atom chain": "C".repeat(900),
+      };
+      for (const [label, smiles] of Object.entries(huge)) {
+        for (const format of ["svg", "png"]) {
+          const answer = await call({ smiles, format, highlight: "alerts" });
+          assert.equal(answer.error, undefined, `${label}: ${JSON.stringify(answer.error)}`);
+          if (answer.result!.isError) {
+            const code = answer.result!.structuredContent.error!.code;
+            assert.ok(TYPED.has(code), `${label}: ${code}`);
+          }
+        }
+        await healthy(label);
+      }
+      // The largest picture the schema allows: 16 molecules of 500 × 500 px, 2000 × 2000 px in all.
+      const grid = Array.from({ length: 16 }, (_, i) => `c1ccccc1${"C".repeat(i)}N`);
+      const started = performance.now();
+      const big = await call({ grid, format: "png", width: 500, height: 500 });
+      const png = decodePng(new Uint8Array(Buffer.from(big.result!.content[0]!.data!, "base64")));
+      assert.deepEqual([png.width, png.height], [2000, 2000]);
+      assert.ok(performance.now() - started < 60_000);
+      // A grid over its atom budget is refused before any drawing.
+      const refused = await call({ grid: Array(16).fill("C".repeat(200)) });
+      assert.equal(refused.result!.structuredContent.error!.code, "MOLECULE_TOO_LARGE");
+      // Legends are drawn as outlines: markup cannot reach the document.
+      const legends = ["<script>alert(1)</script>", "]]>&amp;<!--", "\u0000\u202e", "x".repeat(60)];
+      const marked = await call({ grid: ["C", "N", "O", "S"], legends });
+      assert.equal(checkWellFormed(marked.result!.content[0]!.text!), "svg");
+      assert.doesNotMatch(marked.result!.content[0]!.text!, /<script|alert\(1\)/);
+      await healthy("the largest grid");
+    } finally {
+      assert.equal(await client.close(), 0);
+    }
+  },
+);
