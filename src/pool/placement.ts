@@ -19,6 +19,7 @@ export const ITEMS_SUFFIX = ":items";
 
 const COSTLY_TOOLS = [
   "parse_smiles",
+  "similarity_search",
   "calc_properties",
   "lipinski_check",
   "sa_score",
