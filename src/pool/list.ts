@@ -320,20 +320,24 @@ function itemError(index: number, error: ChemError): ItemError {
   return { index, error: { code: error.code, message: error.message } };
 }
 
-/** `entries` with every entry from the one that passes {@link LIST_ANSWER_MAX_CHARS} replaced by its error. */
+/**
+ * `entries` with every entry from the one that would take the answer past {@link LIST_ANSWER_MAX_CHARS} replaced
+ * by its error; the errors of the entries after it are counted in, so the whole stays within the cap.
+ */
 function bounded(entries: Entry[]): Entry[] {
-  let chars = 0;
-  const at = entries.findIndex((entry) =>
-    (chars += JSON.stringify(entry).length + 1) > LIST_ANSWER_MAX_CHARS
-  );
-  if (at < 0) return entries;
   const error = new ChemError(
     "ANSWER_TOO_LARGE",
     `The list's answer reached its cap of ${LIST_ANSWER_MAX_CHARS} characters before this molecule. Send the ` +
       "molecules from here again in another list.",
     { limit_chars: LIST_ANSWER_MAX_CHARS },
   );
-  return entries.map((entry, i) => i < at ? entry : itemError(i, error));
+  const errorChars = JSON.stringify(itemError(entries.length, error)).length + 1;
+  let chars = 0;
+  const at = entries.findIndex((entry, i) =>
+    (chars += JSON.stringify(entry).length + 1) + (entries.length - i - 1) * errorChars >
+      LIST_ANSWER_MAX_CHARS
+  );
+  return at < 0 ? entries : entries.map((entry, i) => i < at ? entry : itemError(i, error));
 }
 
 /** The list answer: summary, shared fields, columns and the entries in input order. */

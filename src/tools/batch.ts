@@ -107,7 +107,7 @@ export const batchTool = defineTool({
   description:
     `Runs one of the one-molecule tools on each SMILES of ${LIST_ARG}, with arguments as its other ` +
     "arguments for all. Answers in input order: what every molecule shares said once (method, arguments), " +
-    "then one entry per molecule, a failed one as {index, error} in its place. At most " +
+    "then one entry per molecule, a failed one as {index, error} in its place (INVALID_SMILES…). At most " +
     `${MOST} molecules (${lowerCaps()}). A list ends by ${LIST_DEADLINE_FACTOR}× the tool's time limit for ` +
     "one molecule; molecules not answered by then get COMPUTATION_TIMEOUT. Ranked search: similarity_search.",
   input,
