@@ -279,7 +279,7 @@ function runawayPool(starts: number[] = []): RunTool {
     const items = args.smiles_list as string[];
     if (!items.includes(RUNAWAY)) return Promise.resolve(t.run(args));
     const limit = t.isolation!.deadlineMs(args as never);
-    return new Promise((resolve, reject) => {
+    return new Promise((_resolve, reject) => {
       const timer = setTimeout(() => reject(new ChemError("COMPUTATION_TIMEOUT", "stopped")), limit);
       signal?.addEventListener("abort", () => {
         clearTimeout(timer);
