@@ -47,6 +47,22 @@ export type RunTool = (tool: Tool, args: Record<string, unknown>, signal?: Abort
 export const LIST_DEADLINE_FACTOR = 3;
 
 /**
+ * Added to a list's deadline for the workers it waits for: a worker starting (a cold pool) or replacing one
+ * stopped at its limit takes seconds on a loaded machine (a Deno worker process loads and compiles RDKit), time
+ * in which the list computes nothing and that must not cost an honest molecule its answer.
+ */
+export const LIST_START_ALLOWANCE_MS = 10_000;
+
+/** The deadline of a list of `form`'s tool with `rest`, ms: {@link LIST_DEADLINE_FACTOR} limits and the allowance. */
+export function listDeadlineMs(
+  form: ListForm,
+  rest: Record<string, unknown>,
+  allowanceMs = LIST_START_ALLOWANCE_MS,
+): number {
+  return LIST_DEADLINE_FACTOR * itemLimitMs(form, rest) + allowanceMs;
+}
+
+/**
  * Most characters of JSON a list answer holds: four times the largest request (1 MiB). A list's cap bounds its
  * work; this bounds what one answer can grow to (a MolJSON or CML per molecule is 50–200 times its SMILES).
  */
@@ -54,6 +70,22 @@ export const LIST_ANSWER_MAX_CHARS = 4 * 1024 * 1024;
 
 /** A chunk that fails this close to the list's deadline, ms, was stopped by it: its molecules are late. */
 const DEADLINE_SLACK_MS = 50;
+
+/** How long a chunk answered SERVER_BUSY without a retry hint waits before it asks again, ms. */
+const BUSY_PAUSE_MS = 250;
+
+/** Resolves after `ms`, or at once when the list stops. */
+function pause(ms: number, stop: Stop): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      stop.signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, Math.min(ms, Math.max(0, stop.end - now())));
+    stop.signal.addEventListener("abort", done, { once: true });
+  });
+}
 
 /** What one chunk call answers: one entry per molecule, and the shared fields of its first success. */
 interface ChunkResult extends Record<string, unknown> {
@@ -149,7 +181,7 @@ interface Stop {
 
 /**
  * Answers a list of `tool`: `args` are the tool's own arguments less its molecule, validated, plus
- * `smiles_list`. Chunks go through `run`, at most `workers` at once, and the answers are put back in input
+ * `smiles_list`; `startAllowanceMs` is the part of the deadline left for workers to start. Chunks go through `run`, at most `workers` at once, and the answers are put back in input
  * order. When `signal` aborts, no further chunk starts and the call throws {@link CancelledError}; at the
  * deadline, no further chunk starts and every molecule not answered holds a COMPUTATION_TIMEOUT. Either way,
  * chunks in flight of a tool that can run away are withdrawn with their worker, the others finish unread.
@@ -160,11 +192,12 @@ export async function runList(
   run: RunTool = (t, a) => Promise.resolve(t.run(a)),
   workers = 1,
   signal?: AbortSignal,
+  startAllowanceMs = LIST_START_ALLOWANCE_MS,
 ): Promise<Record<string, unknown>> {
   const form = listFormOf(tool);
   if (!form) throw new Error(`tool '${tool.name}' has no list form`);
   const { [LIST_ARG]: list, ...rest } = args as Record<string, unknown> & { [LIST_ARG]: string[] };
-  const limitMs = LIST_DEADLINE_FACTOR * itemLimitMs(form, rest);
+  const limitMs = listDeadlineMs(form, rest, startAllowanceMs);
   const size = chunkSize(form.spec.cap, list.length, workers);
   const items: (Entry | undefined)[] = new Array(list.length);
   let shared: Record<string, unknown> | undefined;
@@ -243,6 +276,12 @@ async function runChunk(
     if (stop.cancelled()) throw new CancelledError();
     // Withdrawn or stopped at the list's deadline: its molecules are answered late (none run again).
     if (error instanceof CancelledError || now() >= stop.end - DEADLINE_SLACK_MS) return { items: [] };
+    if (error instanceof ChemError && error.code === "SERVER_BUSY") {
+      // The workers are held (by this list's own chunks, often): the chunk waits its turn again, as the error
+      // advises, until the list's deadline, rather than failing honest molecules.
+      await pause(Number(error.details?.retry_after_ms) || BUSY_PAUSE_MS, stop);
+      return await runChunk(form, rest, smiles, start, run, stop);
+    }
     if (smiles.length > 1 && oneMoleculeAtFault(error)) {
       const items: Entry[] = [];
       let shared: Record<string, unknown> | undefined;

@@ -6,7 +6,14 @@
  * @module
  */
 import * as v from "valibot";
-import { LIST_ARG, LIST_DEADLINE_FACTOR, listFormOf, runList, type RunTool } from "../pool/list.ts";
+import {
+  LIST_ARG,
+  LIST_DEADLINE_FACTOR,
+  LIST_START_ALLOWANCE_MS,
+  listFormOf,
+  runList,
+  type RunTool,
+} from "../pool/list.ts";
 import { SPEC_TOOLS } from "./spec_tools.ts";
 import { defineTool, LOCAL_COMPUTATION, type Tool } from "./tool.ts";
 
@@ -109,7 +116,10 @@ export const batchTool = defineTool({
     "arguments for all. Answers in input order: what every molecule shares said once (method, arguments), " +
     "then one entry per molecule, a failed one as {index, error} in its place (INVALID_SMILES…). At most " +
     `${MOST} molecules (${lowerCaps()}). A list ends by ${LIST_DEADLINE_FACTOR}× the tool's time limit for ` +
-    "one molecule; molecules not answered by then get COMPUTATION_TIMEOUT. Ranked search: similarity_search.",
+    `one molecule + ${
+      LIST_START_ALLOWANCE_MS / 1000
+    } s; molecules not answered by then get COMPUTATION_TIMEOUT. ` +
+    "Ranked search: similarity_search.",
   input,
   output,
   run: (args) => runBatch(args),

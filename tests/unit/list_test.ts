@@ -290,7 +290,7 @@ function runawayPool(starts: number[] = []): RunTool {
 }
 
 test("a list ends by its deadline: 30 runaway molecules cost 3 limits, not 30; the others are answered", async () => {
-  // smarts_match with timeout_seconds 1: one molecule's limit is 1 s, the list's 3 s.
+  // smarts_match with timeout_seconds 1: one molecule's limit is 1 s, the list's 3 s (no worker starts here).
   const smarts = tool("smarts_match");
   const list = Array.from({ length: 40 }, (_, i) => i % 4 === 0 ? "CCO" : RUNAWAY);
   const started = performance.now();
@@ -299,6 +299,8 @@ test("a list ends by its deadline: 30 runaway molecules cost 3 limits, not 30; t
     { smarts: "[OX2H]", max_matches: 1000, timeout_seconds: 1, smiles_list: list },
     runawayPool(),
     2,
+    undefined,
+    0,
   ) as { summary: string; results: ({ error: { code: string; message: string } } | unknown[])[] };
   const elapsed = performance.now() - started;
   assert.ok(elapsed < LIST_DEADLINE_FACTOR * 1000 + 1500, `${elapsed.toFixed(0)} ms`);
