@@ -19,7 +19,6 @@ export const ITEMS_SUFFIX = ":items";
 
 const COSTLY_TOOLS = [
   "parse_smiles",
-  "similarity_search",
   "calc_properties",
   "lipinski_check",
   "sa_score",
@@ -39,6 +38,7 @@ const COSTLY_TOOLS = [
 export const POOLED_TOOLS: ReadonlySet<string> = new Set([
   ...COSTLY_TOOLS,
   ...COSTLY_TOOLS.map((name) => name + ITEMS_SUFFIX),
+  "similarity_search", // one fingerprint per library molecule: up to 10,000 (seconds)
 ]);
 
 /**
