@@ -22,8 +22,11 @@ function typeOf(p: Property): string {
   if (p.const !== undefined) return `\`${JSON.stringify(p.const)}\``;
   if (p.enum) return p.enum.map((e) => `\`${JSON.stringify(e)}\``).join(" \\| ");
   if (p.anyOf) return p.anyOf.map(typeOf).join(" \\| ");
-  if (p.type === "array") return `${p.items ? typeOf(p.items) : "any"}[]`;
-  return Array.isArray(p.type) ? p.type.join(" \\| ") : p.type ?? "object";
+  if (p.type === "array") {
+    const item = p.items ? typeOf(p.items) : "any";
+    return p.items?.anyOf ? `(${item})[]` : `${item}[]`;
+  }
+  return Array.isArray(p.type) ? p.type.join(" \\| ") : p.type ?? "any";
 }
 
 function cell(text: string): string {
