@@ -181,8 +181,8 @@ interface Stop {
 
 /**
  * Answers a list of `tool`: `args` are the tool's own arguments less its molecule, validated, plus
- * `smiles_list`; `startAllowanceMs` is the part of the deadline left for workers to start. Chunks go through `run`, at most `workers` at once, and the answers are put back in input
- * order. When `signal` aborts, no further chunk starts and the call throws {@link CancelledError}; at the
+ * `smiles_list`; `startAllowanceMs` is the part of the deadline left for workers to start. Chunks go through
+ * `run`, at most `workers` at once, and the answers are put back in input order. When `signal` aborts, no further chunk starts and the call throws {@link CancelledError}; at the
  * deadline, no further chunk starts and every molecule not answered holds a COMPUTATION_TIMEOUT. Either way,
  * chunks in flight of a tool that can run away are withdrawn with their worker, the others finish unread.
  */
@@ -196,6 +196,7 @@ export async function runList(
 ): Promise<Record<string, unknown>> {
   const form = listFormOf(tool);
   if (!form) throw new Error(`tool '${tool.name}' has no list form`);
+  if (signal?.aborted) throw new CancelledError();
   const { [LIST_ARG]: list, ...rest } = args as Record<string, unknown> & { [LIST_ARG]: string[] };
   const limitMs = listDeadlineMs(form, rest, startAllowanceMs);
   const size = chunkSize(form.spec.cap, list.length, workers);
