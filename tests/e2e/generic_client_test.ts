@@ -81,7 +81,7 @@ test("a generic client gets a result from every tool of --tools all, each call b
   }
 });
 
-test("every required string of every tool is fillable: an example, an enum, or free text the tool takes", async () => {
+test("every required argument that holds a molecule, a list of them or a pattern carries an example", async () => {
   const client = new LineClient(startServer(["--tools", "all"]));
   try {
     const list = await client.request(modern("tools/list"));
