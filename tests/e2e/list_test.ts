@@ -201,6 +201,19 @@ test("--tools over Streamable HTTP: the listing the option chose", async () => {
     );
     assert.equal(names.length, 21);
     assert.equal(names.at(-1), "similarity_search");
+    const search = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: {
+        _meta: MODERN_META,
+        name: "similarity_search",
+        arguments: { query: "CCO", library: ["CCN", "CCO"] },
+      },
+    });
+    const hits = await rawRequest(server.port, post(search, mcpHeaders("tools/call", "similarity_search")));
+    const answer = JSON.parse(hits.body) as { result: { structuredContent: { hits: { index: number }[] } } };
+    assert.deepEqual(answer.result.structuredContent.hits.map((hit) => hit.index), [1, 0]);
   } finally {
     await server.stop();
   }

@@ -368,6 +368,15 @@ test("a list answer is capped: the entries past the cap hold ANSWER_TOO_LARGE in
   assert.ok(JSON.stringify(out).length <= LIST_ANSWER_MAX_CHARS + 10_000);
 });
 
+test("a chunk's deadline is its tool's limit for one molecule, no later than what is left of the list's", () => {
+  const chunk = listFormOf(tool("smarts_match"))!.chunk;
+  assert.equal(chunk.isolation!.deadlineMs({ timeout_seconds: 5 } as never), 5000);
+  assert.equal(chunk.isolation!.deadlineMs({ timeout_seconds: 5, left_ms: 1200 } as never), 1200);
+  assert.equal(chunk.isolation!.deadlineMs({ timeout_seconds: 1, left_ms: 9000 } as never), 1000);
+  // A bounded tool's chunk has no deadline of its own: the pool gives it the pooled deadline.
+  assert.equal(listFormOf(tool("calc_properties"))!.chunk.isolation, undefined);
+});
+
 test("workers serve the chunk tools; chunk size is at most a fortieth of the cap, ≥ 4 chunks per worker", () => {
   const names = new Set(WORKER_TOOLS.map((t) => t.name));
   for (const t of TOOLS) if (t.list) assert.ok(names.has(`${t.name}:items`), t.name);
