@@ -38,10 +38,19 @@ async function withClient(
 ): Promise<void> {
   const child = startServer(args, env);
   const client = new LineClient(child);
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     await body(client);
-    assert.equal(await client.close(), 0);
+    // A server that does not exit once its stdin ends fails the test rather than holding it.
+    const exit = await Promise.race([
+      client.close(),
+      new Promise((
+        resolve,
+      ) => (timer = setTimeout(() => resolve("still running 30 s after stdin ended"), 30_000))),
+    ]);
+    assert.equal(exit, 0);
   } finally {
+    clearTimeout(timer);
     child.kill();
   }
 }
