@@ -1,5 +1,5 @@
 /**
- * List calls through a real server process over stdio (issue 24):
+ * `batch` calls through a real server process over stdio (issues 24 and 31):
  *
  * - 1,000 molecules through `calc_properties` with one tool worker and with two (`CHEM_MCP_WORKERS`): wall time
  *   and the ratio (target ≥ 1.6×);
@@ -54,7 +54,7 @@ interface Sample {
 }
 
 async function server(workers: number): Promise<Server> {
-  const child = startServer([], { CHEM_MCP_WORKERS: String(workers) }, true);
+  const child = startServer(["--tools", "spec,batch"], { CHEM_MCP_WORKERS: String(workers) }, true);
   const client = new LineClient(child);
   await call(client, "canonical_smiles", { smiles: "CCO" });
   // The pool starts after the first answer; a pooled call per worker waits until they are up.
@@ -62,7 +62,7 @@ async function server(workers: number): Promise<Server> {
     Array.from({ length: workers }, () => call(client, "calc_properties", { smiles: "CCO" })),
   );
   // One list call first, so every worker has run the chunk path once.
-  await call(client, "calc_properties", { smiles_list: MOLECULES.slice(0, 200) });
+  await call(client, "batch", { tool: "calc_properties", smiles_list: MOLECULES.slice(0, 200) });
   return { client, cpu: () => treeUsage(child.pid!).cpuMs, stop: () => stopGroup(child) };
 }
 
@@ -83,7 +83,7 @@ async function call(client: LineClient, name: string, args: Record<string, unkno
 /** A list call of the 1,000 molecules on `server`: its wall time and the CPU time the server used for it. */
 async function listSample(server: Server): Promise<Sample> {
   const before = server.cpu();
-  const wall = await call(server.client, "calc_properties", { smiles_list: MOLECULES });
+  const wall = await call(server.client, "batch", { tool: "calc_properties", smiles_list: MOLECULES });
   return { wall, cpu: server.cpu() - before };
 }
 
@@ -116,7 +116,7 @@ async function behindList(name: string, args: Record<string, unknown>): Promise<
     const latencies: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       let running = true;
-      const list = call(client, "calc_properties", { smiles_list: MOLECULES }).finally(
+      const list = call(client, "batch", { tool: "calc_properties", smiles_list: MOLECULES }).finally(
         () => (running = false),
       );
       await new Promise((resolve) => setTimeout(resolve, 30));

@@ -28,6 +28,7 @@ import {
   useLocalNameLookup,
 } from "../tests/helpers/budget.ts";
 import { loadPrevious } from "./previous.ts";
+import { ALL_TOOLS, TOOLS } from "../src/tools/registry.ts";
 
 await loadTestRDKit();
 useLocalNameLookup();
@@ -64,8 +65,9 @@ function print(title: string, rows: Row[]): void {
   }
 }
 
-const list = await toolsListText(conn);
-print("tools/list (modern dialect; 20 tools)", [
+const list = await toolsListText(connection(TOOLS));
+const all = await toolsListText(conn);
+print(`tools/list (modern dialect; the default 20 tools, and --tools all: ${ALL_TOOLS.length})`, [
   {
     name: "tools/list, model-facing",
     chars: list.modelFacing.length,
@@ -78,6 +80,12 @@ print("tools/list (modern dialect; 20 tools)", [
     tokens: countTokens(list.whole),
     budget: LIST_BUDGETS.whole,
   },
+  {
+    name: "tools/list --tools all, model-facing",
+    chars: all.modelFacing.length,
+    tokens: countTokens(all.modelFacing),
+  },
+  { name: "tools/list --tools all, whole", chars: all.whole.length, tokens: countTokens(all.whole) },
 ]);
 
 interface Sample {
@@ -157,7 +165,7 @@ print(
   rows,
 );
 console.log(
-  `\nList calls against single calls of the same molecules (${HUNDRED_MOLECULES.length} drug-like molecules, ` +
+  `\nbatch calls against single calls of the same molecules (${HUNDRED_MOLECULES.length} drug-like molecules, ` +
     `or the tool's cap): characters; budget ≤ ${LIST_BUDGET_RATIO} × single calls, or the measured ratio of an exempt tool\n`,
 );
 console.log("| tool | molecules | single calls, chars | list call, chars | list/single | budget |");

@@ -22,8 +22,11 @@ function typeOf(p: Property): string {
   if (p.const !== undefined) return `\`${JSON.stringify(p.const)}\``;
   if (p.enum) return p.enum.map((e) => `\`${JSON.stringify(e)}\``).join(" \\| ");
   if (p.anyOf) return p.anyOf.map(typeOf).join(" \\| ");
-  if (p.type === "array") return `${p.items ? typeOf(p.items) : "any"}[]`;
-  return Array.isArray(p.type) ? p.type.join(" \\| ") : p.type ?? "object";
+  if (p.type === "array") {
+    const item = p.items ? typeOf(p.items) : "any";
+    return p.items?.anyOf ? `(${item})[]` : `${item}[]`;
+  }
+  return Array.isArray(p.type) ? p.type.join(" \\| ") : p.type ?? "any";
 }
 
 function cell(text: string): string {
@@ -46,46 +49,35 @@ function fields(schema: Record<string, unknown>): string {
   return ["| Field | Type | Required | Description |", "| --- | --- | --- | --- |", ...rows].join("\n");
 }
 
-/** The rule of a tool with a list form: the molecule or the list, not both. */
-function listNote(input: Record<string, unknown>): string[] {
-  const properties = (input.properties ?? {}) as Record<string, Property>;
-  const list = properties.smiles_list;
-  if (!list || !/^In place of/.test(list.description ?? "")) return [];
-  const item = /In place of (\w+)/.exec(list.description ?? "")?.[1];
-  return ["", `Exactly one of \`${item}\` and \`smiles_list\` (docs/decisions.md, "Lists of molecules").`];
-}
-
-/** The output table, or one table per answer form (one molecule, a list). */
-function outputs(output: Record<string, unknown>): string[] {
-  const forms = output.anyOf as Record<string, unknown>[] | undefined;
-  if (!forms) return ["Output:", "", fields(output)];
-  return [
-    "Output, one molecule:",
-    "",
-    fields(forms[0]!),
-    "",
-    "Output, `smiles_list`:",
-    "",
-    fields(forms[1]!),
-  ];
-}
-
 /** The hints as they appear on the wire, `readOnlyHint: true, …`, in the wire's order. */
 function annotationsLine(annotations: ToolDescriptor["annotations"]): string {
   return Object.entries(annotations).map(([hint, value]) => `\`${hint}: ${value}\``).join(", ");
 }
 
-/** The whole of docs/tools.md for the given descriptors. */
-export function renderToolsDoc(tools: readonly ToolDescriptor[], detailPages: ReadonlySet<string>): string {
+/**
+ * The whole of docs/tools.md for the given descriptors; `extras` names the tools served only when `--tools`
+ * selects them.
+ */
+export function renderToolsDoc(
+  tools: readonly ToolDescriptor[],
+  detailPages: ReadonlySet<string>,
+  extras: ReadonlySet<string> = new Set(),
+): string {
   const parts = [
     "# Tools",
     "",
     "Generated from the tool registry by `scripts/tools_doc.ts`; do not edit by hand. Each tool's input and output " +
-    "are published as JSON Schema 2020-12 in `tools/list`.",
+    "are published as JSON Schema 2020-12 in `tools/list`. A server lists the specification's tools unless " +
+    "`--tools` says otherwise: tool names and the groups `spec` (the default), `extra` and `all`, comma-separated " +
+    "(`--tools spec,batch`, `--tools calc_properties,lipinski_check`).",
     "",
-    "| Tool | Title |",
-    "| --- | --- |",
-    ...tools.map((t) => `| [\`${t.name}\`](#${t.name}) | ${t.title} |`),
+    "| Tool | Title | Listed |",
+    "| --- | --- | --- |",
+    ...tools.map((t) =>
+      `| [\`${t.name}\`](#${t.name}) | ${t.title} | ${
+        extras.has(t.name) ? "extra: `--tools`" : "by default"
+      } |`
+    ),
     "",
     "## Chemistry error codes",
     "",
@@ -113,6 +105,9 @@ export function renderToolsDoc(tools: readonly ToolDescriptor[], detailPages: Re
       "",
       `## ${tool.name}`,
       "",
+      ...(extras.has(tool.name)
+        ? ["Listed when `--tools` selects it (`extra`, `all` or its name).", ""]
+        : []),
       `**${tool.title}.** ${tool.description}`,
       "",
       `Annotations (modern \`tools/list\`): ${annotationsLine(tool.annotations)}.`,
@@ -120,9 +115,10 @@ export function renderToolsDoc(tools: readonly ToolDescriptor[], detailPages: Re
       "Input:",
       "",
       fields(tool.inputSchema),
-      ...listNote(tool.inputSchema),
       "",
-      ...outputs(tool.outputSchema),
+      "Output:",
+      "",
+      fields(tool.outputSchema),
     );
     if (detailPages.has(tool.name)) {
       parts.push("", `Method, validation and limits: [tools/${tool.name}.md](tools/${tool.name}.md).`);
@@ -134,8 +130,10 @@ export function renderToolsDoc(tools: readonly ToolDescriptor[], detailPages: Re
 if ((import.meta as { main?: boolean }).main) {
   const { existsSync, writeFileSync } = await import("node:fs");
   const { toolRegistry } = await import("../src/create_server.ts");
-  const tools = toolRegistry().descriptors;
+  const { ALL_TOOLS } = await import("../src/tools/registry.ts");
+  const { EXTRA_TOOLS } = await import("../src/tools/extras.ts");
+  const tools = toolRegistry(ALL_TOOLS).descriptors;
   const pages = new Set(tools.map((t) => t.name).filter((n) => existsSync(`docs/tools/${n}.md`)));
-  writeFileSync("docs/tools.md", renderToolsDoc(tools, pages));
+  writeFileSync("docs/tools.md", renderToolsDoc(tools, pages, new Set(EXTRA_TOOLS.map((t) => t.name))));
   console.error(`wrote docs/tools.md (${tools.length} tools)`);
 }

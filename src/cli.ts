@@ -6,6 +6,8 @@
  */
 import { integerOption, type OptionSpec, type OptionValues, parseOptions } from "./options.ts";
 import { SERVER_NAME, VERSION } from "./version.ts";
+import { selectTools } from "./tools/registry.ts";
+import type { Tool } from "./tools/tool.ts";
 
 /** Validated options for a server run. */
 export interface ServeOptions {
@@ -15,6 +17,8 @@ export interface ServeOptions {
   readonly allowNonLoopback: boolean;
   readonly allowedOrigins: readonly string[];
   readonly maxConcurrency: number;
+  /** The tools `tools/list` shows and `tools/call` serves, for the life of the process. */
+  readonly tools: readonly Tool[];
 }
 
 /** What the entry point should do. */
@@ -34,6 +38,8 @@ Usage: chem-mcp [options]
   --allow-non-loopback               Required to bind a non-loopback address (HTTP only)
   --allowed-origin <origin>          Extra allowed browser Origin, exact scheme://host[:port], repeatable (HTTP only)
   --max-concurrency <n>              Connections served at once (default: 16; HTTP only)
+  --tools <names>                    Tools to serve, comma-separated: tool names and the groups spec (the
+                                     specification's 20, default), extra (batch, similarity_search, ...), all
   --help                             Show this help
   --version                          Show the version
 
@@ -50,6 +56,7 @@ const OPTIONS: Readonly<Record<string, OptionSpec>> = {
   "allow-non-loopback": { type: "boolean" },
   "allowed-origin": { type: "string", multiple: true },
   "max-concurrency": { type: "string" },
+  tools: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 };
@@ -100,9 +107,19 @@ function serveOptions(values: OptionValues): CliPlan {
   if (badOrigin !== undefined) {
     return fail(`--allowed-origin must be exactly scheme://host[:port], got '${badOrigin}'`);
   }
+  const selection = selectTools((values.tools as string | undefined) ?? "spec");
+  if (!selection.ok) return fail(`--tools: ${selection.message}`);
   return {
     kind: "serve",
-    options: { transport, bind, port, allowNonLoopback, allowedOrigins, maxConcurrency },
+    options: {
+      transport,
+      bind,
+      port,
+      allowNonLoopback,
+      allowedOrigins,
+      maxConcurrency,
+      tools: selection.tools,
+    },
   };
 }
 

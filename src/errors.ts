@@ -18,6 +18,7 @@ export type ChemErrorCode =
   | "NO_COMMON_SUBSTRUCTURE"
   | "COMPUTATION_TIMEOUT"
   | "SERVER_BUSY"
+  | "ANSWER_TOO_LARGE"
   | "EMBEDDING_FAILED"
   | "NAME_NOT_FOUND"
   | "LOOKUP_TIMEOUT"
@@ -59,6 +60,11 @@ export const CHEM_ERROR_DOCS: Readonly<Record<ChemErrorCode, { meaning: string; 
     meaning:
       "No tool worker came free and finished starting within the queue deadline (`details.retry_after_ms`).",
     fix: "Retry after that time.",
+  },
+  ANSWER_TOO_LARGE: {
+    meaning:
+      "A batch's answer reached its size cap (`details.limit_chars`); this molecule and the rest were not sent.",
+    fix: "Send them again in another batch.",
   },
   EMBEDDING_FAILED: {
     meaning: "3D coordinates could not be generated.",

@@ -115,6 +115,7 @@ export async function main(args: readonly string[], platform: Platform): Promise
     : undefined;
   const server = createServer({
     log,
+    tools: plan.options.tools,
     ...(runner ? { runTool: (tool, args, signal) => runner.run(tool, args, signal), workers } : {}),
   });
   // The pool starts (each worker loading RDKit and building its one-time tables on its own thread) once the

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { TOOLS } from "../../src/tools/registry.ts";
+import { ALL_TOOLS } from "../../src/tools/registry.ts";
 import { SERVER_NAME, VERSION } from "../../src/version.ts";
 
 /** Where the Node entry sits inside the bundle: the npm package's `bin`, at the same path as in the package. */
@@ -56,9 +56,24 @@ export function bundleManifest(description: string): Record<string, unknown> {
     server: {
       type: "node",
       entry_point: BUNDLE_ENTRY,
-      mcp_config: { command: "node", args: [`\${__dirname}/${BUNDLE_ENTRY}`] },
+      mcp_config: {
+        command: "node",
+        args: [`\${__dirname}/${BUNDLE_ENTRY}`, "--tools", "${user_config.tools}"],
+      },
     },
-    tools: TOOLS.map((tool) => ({ name: tool.name, description: firstSentence(tool.description) })),
+    // A text field rather than a tick box: the host substitutes a boolean as "true"/"false", which cannot name a
+    // group, and names let a user keep only the tools they use.
+    user_config: {
+      tools: {
+        type: "string",
+        title: "Tools",
+        description: "Tools the model is offered: spec (the twenty, default), all (adds batch over lists, " +
+          "similarity_search and the other extra tools), or tool names separated by commas.",
+        default: "spec",
+        required: false,
+      },
+    },
+    tools: ALL_TOOLS.map((tool) => ({ name: tool.name, description: firstSentence(tool.description) })),
     tools_generated: false,
     compatibility: {
       platforms: ["darwin", "win32", "linux"],

@@ -1,103 +1,166 @@
 /**
- * The list form of every tool that takes one molecule: `smiles_list` in place of that molecule, built here once
- * from what the tool declares in `Tool.list` (its cap, its columns).
+ * The list machinery behind `batch`: one one-molecule tool run over `smiles_list`, built here once from what the
+ * tool declares in `Tool.list` (its cap, its columns, the work its items share).
  *
- * A list call is split into chunks; each chunk is one call of a derived tool (`<name>:items`) that runs the
- * single tool on every molecule of the chunk and returns each answer already reduced to its row. Chunks of a
- * pooled tool run in the worker pool with at most as many in flight as there are workers, so a batch never
- * floods the pool's queue and a call arriving behind it waits for one chunk at most; chunks of an in-place tool
- * run one after the other with a turn of the event loop between them, so the protocol thread keeps answering.
+ * A list is split into chunks; each chunk is one call of a derived tool (`<name>:items`) that runs the single
+ * tool on every molecule of the chunk and returns each answer already reduced to its entry. Chunks of a pooled
+ * tool run in the worker pool with at most as many in flight as there are workers, so a list never floods the
+ * pool's queue and a call arriving behind it waits for one chunk at most; chunks of an in-place tool run one
+ * after the other with a turn of the event loop between them, so the protocol thread keeps answering.
  *
- * The answer (`structuredContent`) says what is common to every item once (method, echoed arguments, the
- * column names) and gives one entry per input in input order; an item that fails holds its typed error there.
+ * The answer says what is common to every item once (method, echoed arguments, the column names) and gives one
+ * entry per input in input order; an item that fails holds its typed error there. Every list ends by its
+ * deadline ({@link LIST_DEADLINE_FACTOR} times the tool's per-molecule limit) and its answer is at most
+ * {@link LIST_ANSWER_MAX_CHARS} characters: items past either bound hold a typed error in their place.
  *
  * @module
  */
 import * as v from "valibot";
 import { CancelledError, ChemError } from "../errors.ts";
-import { ITEMS_SUFFIX } from "./placement.ts";
+import { ITEMS_SUFFIX, POOLED_DEADLINE_MS } from "./placement.ts";
 import type { ListSpec, ObjectSchema, Tool } from "../tools/tool.ts";
+import {
+  type Entry,
+  entryOf,
+  isError,
+  type ItemError,
+  listOutput,
+  node,
+  sharedFields,
+  sharedValues,
+} from "./list_shape.ts";
 
-/** The argument that carries the molecules of a list call. */
+export type { ItemError } from "./list_shape.ts";
+
+/** The argument that carries the molecules of a list. */
 export const LIST_ARG = "smiles_list";
 
 /** Runs one tool call as the runtime does (in place or in the pool); `signal` withdraws it. */
 export type RunTool = (tool: Tool, args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
 
-/** A failed item: its position in `smiles_list` and its typed error. */
-export interface ItemError {
-  readonly index: number;
-  readonly error: { readonly code: string; readonly message: string };
+/**
+ * A list's deadline as a multiple of its tool's limit for one molecule: a tool's own time limit (`smarts_match`'s
+ * `timeout_seconds`, `generate_3d`'s 20 s) plus the worker's grace, else the pool's 30 s for any call. Honest
+ * lists end far sooner (1,000 drug-like molecules take a few seconds); three limits leave room for a molecule
+ * that reaches its own limit and for a chunk run again one molecule at a time after it.
+ */
+export const LIST_DEADLINE_FACTOR = 3;
+
+/**
+ * Added to a list's deadline for the workers it waits for: a worker starting (a cold pool) or replacing one
+ * stopped at its limit takes seconds on a loaded machine (a Deno worker process loads and compiles RDKit), time
+ * in which the list computes nothing and that must not cost an honest molecule its answer.
+ */
+export const LIST_START_ALLOWANCE_MS = 10_000;
+
+/** The deadline of a list of `form`'s tool with `rest`, ms: {@link LIST_DEADLINE_FACTOR} limits and the allowance. */
+export function listDeadlineMs(
+  form: ListForm,
+  rest: Record<string, unknown>,
+  allowanceMs = LIST_START_ALLOWANCE_MS,
+): number {
+  return LIST_DEADLINE_FACTOR * itemLimitMs(form, rest) + allowanceMs;
+}
+
+/**
+ * Most characters of JSON a list answer holds: four times the largest request (1 MiB). A list's cap bounds its
+ * work; this bounds what one answer can grow to (a MolJSON or CML per molecule is 50–200 times its SMILES).
+ */
+export const LIST_ANSWER_MAX_CHARS = 4 * 1024 * 1024;
+
+/** A chunk that fails this close to the list's deadline, ms, was stopped by it: its molecules are late. */
+const DEADLINE_SLACK_MS = 50;
+
+/** How long a chunk answered SERVER_BUSY without a retry hint waits before it asks again, ms. */
+const BUSY_PAUSE_MS = 250;
+
+/** Resolves after `ms`, or at once when the list stops. */
+function pause(ms: number, stop: Stop): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      stop.signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, Math.min(ms, Math.max(0, stop.end - now())));
+    stop.signal.addEventListener("abort", done, { once: true });
+  });
 }
 
 /** What one chunk call answers: one entry per molecule, and the shared fields of its first success. */
 interface ChunkResult extends Record<string, unknown> {
-  readonly items: (unknown[] | Record<string, unknown> | ItemError)[];
+  readonly items: Entry[];
   readonly shared?: Record<string, unknown>;
 }
 
-/** A valibot schema seen through the properties list building needs. */
-interface SchemaNode {
-  readonly type: string;
-  readonly wrapped?: v.GenericSchema;
-  readonly item?: v.GenericSchema;
-  readonly items?: readonly v.GenericSchema[];
-  readonly entries?: Record<string, v.GenericSchema>;
-}
-
-const node = (schema: unknown) => schema as SchemaNode;
-
-/** A tool's list form: the single tool it wraps, its spec and what every item shares. */
-interface ListForm {
+/** A tool's list form: the single tool it wraps, what every item shares, and its derived schemas and chunk tool. */
+export interface ListForm {
   readonly single: Tool;
   readonly spec: ListSpec;
+  /** The argument each molecule of the list stands in for. */
   readonly item: string;
   readonly shared: readonly string[];
   readonly columns?: readonly string[];
+  /** The single tool's arguments less the molecule: what a list's other arguments must be. */
+  readonly rest: ObjectSchema;
+  /** The list answer's schema. */
+  readonly output: ObjectSchema;
   readonly chunk: Tool;
+  /** The last `prepare` made, by its arguments (one list at a time per thread is the common case). */
+  prepared?: { readonly key: string; readonly each: (item: string) => unknown };
 }
 
 const FORMS = new WeakMap<Tool, ListForm>();
 
-/**
- * The tool as served: `tool` itself when it has no list form, else the same tool with `smiles_list` added to its
- * input (exactly one of the molecule and the list), an output schema describing both answers, and a `run` that
- * takes either.
- */
-export function withList(tool: Tool): Tool {
+/** `tool`'s list form, built on first use; `undefined` for a tool without `Tool.list`. */
+export function listFormOf(tool: Tool): ListForm | undefined {
   const spec = tool.list;
-  if (!spec) return tool;
+  if (!spec) return undefined;
+  const known = FORMS.get(tool);
+  if (known) return known;
   const item = spec.item ?? "smiles";
+  const entries = { ...node(tool.input).entries };
+  if (!entries[item]) throw new Error(`tool '${tool.name}' has no argument '${item}'`);
+  delete entries[item];
   const shared = sharedFields(tool, item, spec);
-  const columns = spec.columns && (spec.rank ? ["index", ...spec.columns] : spec.columns);
-  const chunk: Tool = {
-    name: tool.name + ITEMS_SUFFIX,
-    title: tool.title,
-    description: `Runs ${tool.name} on a chunk of a list call.`,
-    annotations: tool.annotations,
-    input: v.looseObject({}),
-    output: v.looseObject({}),
-    ...(tool.isolation ? { isolation: tool.isolation } : {}),
-    run: (args) => runItems(FORMS.get(served)!, args),
+  const form: ListForm = {
+    single: tool,
+    spec,
+    item,
+    shared,
+    ...(spec.columns ? { columns: spec.columns } : {}),
+    rest: v.strictObject(entries) as unknown as ObjectSchema,
+    output: listOutput(tool, shared, spec.columns),
+    chunk: {
+      name: tool.name + ITEMS_SUFFIX,
+      title: tool.title,
+      description: `Runs ${tool.name} on a chunk of a list.`,
+      annotations: tool.annotations,
+      input: v.looseObject({}),
+      output: v.looseObject({}),
+      ...(tool.isolation ? { isolation: { deadlineMs: (args) => chunkDeadlineMs(tool, args) } } : {}),
+      run: (args) => runItems(form, args),
+    },
   };
-  const served: Tool = {
-    ...tool,
-    input: listInput(tool, spec, item),
-    output: v.union([tool.output, listOutput(tool, item, shared, columns)]),
-    run: (args) => isListCall(served, args) ? runList(served, args) : tool.run(args),
-  };
-  FORMS.set(served, { single: tool, spec, item, shared, ...(columns ? { columns } : {}), chunk });
-  return served;
+  FORMS.set(tool, form);
+  return form;
 }
 
-/** The derived tool that runs chunks of `tool`'s list calls, for the workers' tool table. */
+/** The derived tool that runs chunks of `tool`'s lists, for the workers' tool table. */
 export function chunkToolOf(tool: Tool): Tool | undefined {
-  return FORMS.get(tool)?.chunk;
+  return listFormOf(tool)?.chunk;
 }
 
-/** Whether validated `args` of `tool` are a list call. */
-export function isListCall(tool: Tool, args: Record<string, unknown>): boolean {
-  return FORMS.has(tool) && Array.isArray(args[LIST_ARG]);
+/** A chunk's deadline: its tool's limit for one molecule, no later than what is left of the list's deadline. */
+function chunkDeadlineMs(tool: Tool, args: Record<string, unknown>): number {
+  const own = tool.isolation!.deadlineMs(args as never);
+  const left = typeof args.left_ms === "number" ? args.left_ms : own;
+  return Math.max(1, Math.min(own, left));
+}
+
+/** The limit of one molecule of `form`'s tool with `rest`, ms (see {@link LIST_DEADLINE_FACTOR}). */
+export function itemLimitMs(form: ListForm, rest: Record<string, unknown>): number {
+  return form.single.isolation ? form.single.isolation.deadlineMs(rest as never) : POOLED_DEADLINE_MS;
 }
 
 /**
@@ -109,10 +172,19 @@ export function chunkSize(cap: number, count: number, workers: number): number {
   return Math.min(most, Math.max(1, Math.ceil(count / (4 * workers))));
 }
 
+/** How a list call ends: cancelled from outside, at its deadline, or not yet. */
+interface Stop {
+  readonly signal: AbortSignal;
+  readonly cancelled: () => boolean;
+  readonly end: number;
+}
+
 /**
- * Answers a list call of `tool` (validated `args`): chunks go through `run`, at most `workers` at once, and the
- * answers are put back in input order. When `signal` aborts, no further chunk starts ({@link CancelledError});
- * chunks in flight of a tool that can run away are withdrawn, the others finish.
+ * Answers a list of `tool`: `args` are the tool's own arguments less its molecule, validated, plus
+ * `smiles_list`; `startAllowanceMs` is the part of the deadline left for workers to start. Chunks go through
+ * `run`, at most `workers` at once, and the answers are put back in input order. When `signal` aborts, no further chunk starts and the call throws {@link CancelledError}; at the
+ * deadline, no further chunk starts and every molecule not answered holds a COMPUTATION_TIMEOUT. Either way,
+ * chunks in flight of a tool that can run away are withdrawn with their worker, the others finish unread.
  */
 export async function runList(
   tool: Tool,
@@ -120,39 +192,71 @@ export async function runList(
   run: RunTool = (t, a) => Promise.resolve(t.run(a)),
   workers = 1,
   signal?: AbortSignal,
+  startAllowanceMs = LIST_START_ALLOWANCE_MS,
 ): Promise<Record<string, unknown>> {
-  const form = FORMS.get(tool);
+  const form = listFormOf(tool);
   if (!form) throw new Error(`tool '${tool.name}' has no list form`);
-  const { [LIST_ARG]: list, threshold, top_k, ...rest } = args as Record<string, unknown> & {
-    [LIST_ARG]: string[];
-    threshold?: number;
-    top_k?: number;
-  };
+  if (signal?.aborted) throw new CancelledError();
+  const { [LIST_ARG]: list, ...rest } = args as Record<string, unknown> & { [LIST_ARG]: string[] };
+  const limitMs = listDeadlineMs(form, rest, startAllowanceMs);
   const size = chunkSize(form.spec.cap, list.length, workers);
-  const items: ChunkResult["items"] = [];
+  const items: (Entry | undefined)[] = new Array(list.length);
   let shared: Record<string, unknown> | undefined;
+  const stopper = new AbortController();
+  const stopped = new Promise<void>((resolve) => stopper.signal.addEventListener("abort", () => resolve()));
+  const onCancel = () => stopper.abort();
+  signal?.addEventListener("abort", onCancel, { once: true });
+  const timer = setTimeout(() => stopper.abort(), limitMs);
+  const stop: Stop = {
+    signal: stopper.signal,
+    cancelled: () => signal?.aborted === true,
+    end: now() + limitMs,
+  };
   let next = 0;
   const drain = async () => {
-    while (next < list.length) {
-      if (signal?.aborted) throw new CancelledError();
+    while (next < list.length && !stop.signal.aborted) {
       const start = next;
       next += size;
-      const answer = await runChunk(form, rest, list.slice(start, start + size), start, run, signal);
+      const answer = await runChunk(form, rest, list.slice(start, start + size), start, run, stop);
       answer.items.forEach((entry, i) => (items[start + i] = entry));
       shared ??= answer.shared;
       // A chunk that ran in place held the thread; let waiting requests in before the next.
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
   };
-  await Promise.all(
+  const drains = Promise.all(
     Array.from({ length: Math.max(1, Math.min(workers, Math.ceil(list.length / size))) }, drain),
   );
-  return assemble(form, items, shared, threshold, top_k);
+  // Chunks still running after a stop settle unread.
+  drains.catch(() => {});
+  try {
+    await Promise.race([drains, stopped]);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onCancel);
+  }
+  if (stop.cancelled()) throw new CancelledError();
+  const late = lateError(tool.name, limitMs);
+  const entries = Array.from(list, (_, i) => items[i] ?? itemError(i, late));
+  return assemble(form, bounded(entries), shared);
+}
+
+/** The error of a molecule not answered by the list's deadline. */
+function lateError(name: string, limitMs: number): ChemError {
+  return new ChemError(
+    "COMPUTATION_TIMEOUT",
+    `The list's deadline (${
+      limitMs / 1000
+    } s, ${LIST_DEADLINE_FACTOR} times ${name}'s limit for one molecule) ` +
+      "passed before this molecule was answered. Send it again, in a shorter list.",
+    { limit_ms: limitMs },
+  );
 }
 
 /**
  * One chunk through `run`. A chunk stopped at its deadline or lost with its worker is run again one molecule per
- * call, so only the molecule at fault carries the error; other typed errors (the pool too busy) go to every item.
+ * call, so only the molecule at fault carries the error; other typed errors (the pool too busy) go to every
+ * item. After the list's stop, nothing is run again: its molecules are answered late or cancelled.
  */
 async function runChunk(
   form: ListForm,
@@ -160,21 +264,33 @@ async function runChunk(
   smiles: string[],
   start: number,
   run: RunTool,
-  signal: AbortSignal | undefined,
+  stop: Stop,
 ): Promise<ChunkResult> {
   try {
-    // A chunk of a bounded tool lasts tens of ms: on a cancel it is let finish, and its worker stays, where
+    // A chunk of a bounded tool lasts tens of ms: on a stop it is let finish, and its worker stays, where
     // withdrawing it would retire the worker and make the next call wait for a new one. A chunk of a tool that
     // can run away is withdrawn with its worker.
-    const withdraw = form.single.isolation ? signal : undefined;
-    return await run(form.chunk, { ...rest, [LIST_ARG]: smiles, start }, withdraw) as ChunkResult;
+    const withdraw = form.single.isolation ? stop.signal : undefined;
+    const left_ms = Math.max(1, Math.round(stop.end - now()));
+    return await run(form.chunk, { ...rest, [LIST_ARG]: smiles, start, left_ms }, withdraw) as ChunkResult;
   } catch (error) {
-    if (error instanceof CancelledError) throw error;
+    if (stop.cancelled()) throw new CancelledError();
+    // Withdrawn or stopped at the list's deadline: its molecules are answered late (none run again).
+    if (error instanceof CancelledError || now() >= stop.end - DEADLINE_SLACK_MS) return { items: [] };
+    if (error instanceof ChemError && error.code === "SERVER_BUSY") {
+      // The workers are held (by this list's own chunks, often): the chunk waits its turn again, as the error
+      // advises, until the list's deadline, rather than failing honest molecules.
+      await pause(Number(error.details?.retry_after_ms) || BUSY_PAUSE_MS, stop);
+      return await runChunk(form, rest, smiles, start, run, stop);
+    }
     if (smiles.length > 1 && oneMoleculeAtFault(error)) {
-      const items: ChunkResult["items"] = [];
+      const items: Entry[] = [];
       let shared: Record<string, unknown> | undefined;
       for (const [i, one] of smiles.entries()) {
-        const answer = await runChunk(form, rest, [one], start + i, run, signal);
+        if (stop.signal.aborted) break;
+        const answer = await runChunk(form, rest, [one], start + i, run, stop);
+        // A molecule answered late ends the chunk: the entries are positional.
+        if (answer.items.length === 0) break;
         items.push(...answer.items);
         shared ??= answer.shared;
       }
@@ -197,20 +313,22 @@ function oneMoleculeAtFault(error: unknown): boolean {
 
 /** The chunk tool's work (in a worker or in place): the single tool on each molecule, reduced to its entry. */
 async function runItems(form: ListForm, args: Record<string, unknown>): Promise<ChunkResult> {
-  const { [LIST_ARG]: list, start, ...rest } = args as Record<string, unknown> & {
+  const { [LIST_ARG]: list, start, left_ms: _left, ...rest } = args as Record<string, unknown> & {
     [LIST_ARG]: string[];
     start: number;
   };
-  const items: ChunkResult["items"] = [];
+  const each = prepared(form, rest);
+  const dropped = [form.item, ...form.shared];
+  const items: Entry[] = [];
   let shared: Record<string, unknown> | undefined;
   for (const [i, smiles] of list.entries()) {
     try {
-      let result = await form.single.run({ ...rest, [form.item]: smiles }) as Record<string, unknown>;
-      // Rows are checked against their column schemas; an item kept whole is checked here, before it loses the
-      // fields its schema requires.
+      let result = await each(smiles) as Record<string, unknown>;
+      // Rows are checked against their column schemas with the answer; an item kept whole is checked here,
+      // before it loses the fields its schema requires.
       if (!form.columns) result = v.parse(form.single.output, result);
       shared ??= sharedValues(form.shared, result);
-      items.push(entryOf(form, result));
+      items.push(entryOf(form.columns, dropped, result));
     } catch (error) {
       if (!(error instanceof ChemError)) throw error;
       items.push(itemError(start + i, error));
@@ -219,226 +337,62 @@ async function runItems(form: ListForm, args: Record<string, unknown>): Promise<
   return { items, ...(shared ? { shared } : {}) };
 }
 
+/** The function answering one molecule with `rest`: the tool's `prepare`d one (kept for the next chunk), or `run`. */
+function prepared(form: ListForm, rest: Record<string, unknown>): (item: string) => unknown {
+  const prepare = form.spec.prepare;
+  if (!prepare) return (item) => form.single.run({ ...rest, [form.item]: item });
+  const key = JSON.stringify(rest);
+  if (form.prepared?.key === key) return form.prepared.each;
+  let each: (item: string) => unknown;
+  try {
+    each = prepare(rest);
+  } catch (error) {
+    // What every item shares is wrong (an invalid query): each item answers that error.
+    each = () => {
+      throw error;
+    };
+  }
+  form.prepared = { key, each };
+  return each;
+}
+
 function itemError(index: number, error: ChemError): ItemError {
   return { index, error: { code: error.code, message: error.message } };
 }
 
-/** One item's entry: the row of its columns, or the single result less the echoed molecule and shared fields. */
-function entryOf(form: ListForm, result: Record<string, unknown>): unknown[] | Record<string, unknown> {
-  const columns = form.spec.columns;
-  if (columns) return columns.map((path) => pick(result, path.split(".")) ?? null);
-  return [form.item, ...form.shared].reduce((entry, path) => without(entry, path.split(".")), result);
+/**
+ * `entries` with every entry from the one that would take the answer past {@link LIST_ANSWER_MAX_CHARS} replaced
+ * by its error; the errors of the entries after it are counted in, so the whole stays within the cap.
+ */
+function bounded(entries: Entry[]): Entry[] {
+  const error = new ChemError(
+    "ANSWER_TOO_LARGE",
+    `The list's answer reached its cap of ${LIST_ANSWER_MAX_CHARS} characters before this molecule. Send the ` +
+      "molecules from here again in another list.",
+    { limit_chars: LIST_ANSWER_MAX_CHARS },
+  );
+  const errorChars = JSON.stringify(itemError(entries.length, error)).length + 1;
+  let chars = 0;
+  const at = entries.findIndex((entry, i) =>
+    (chars += JSON.stringify(entry).length + 1) + (entries.length - i - 1) * errorChars >
+      LIST_ANSWER_MAX_CHARS
+  );
+  return at < 0 ? entries : entries.map((entry, i) => i < at ? entry : itemError(i, error));
 }
 
-/** `record` less the field at `path` (a copy along the path; the rest is shared, not copied). */
-function without(record: Record<string, unknown>, path: readonly string[]): Record<string, unknown> {
-  const [head, ...rest] = path;
-  if (head === undefined || !(head in record)) return record;
-  const { [head]: inner, ...others } = record;
-  if (rest.length === 0) return others;
-  if (inner === null || typeof inner !== "object" || Array.isArray(inner)) return record;
-  return { ...others, [head]: without(inner as Record<string, unknown>, rest) };
-}
-
-/** The shared fields' values in `result`, nested as in the result (`admet.method` under `admet`). */
-function sharedValues(paths: readonly string[], result: Record<string, unknown>): Record<string, unknown> {
-  let values: Record<string, unknown> = {};
-  for (const path of paths) {
-    const keys = path.split(".");
-    const value = pick(result, keys);
-    if (value !== undefined) values = withValue(values, keys, value);
-  }
-  return values;
-}
-
-/** `record` with `value` at `path`, the objects along it created or copied. */
-function withValue(
-  record: Record<string, unknown>,
-  path: readonly string[],
-  value: unknown,
-): Record<string, unknown> {
-  const [head, ...rest] = path;
-  if (head === undefined) return record;
-  const inner = (record[head] ?? {}) as Record<string, unknown>;
-  return { ...record, [head]: rest.length === 0 ? value : withValue(inner, rest, value) };
-}
-
-/** The value at `path`; through an array, one value per element. */
-function pick(value: unknown, path: readonly string[]): unknown {
-  const [head, ...rest] = path;
-  if (head === undefined) return value;
-  if (Array.isArray(value)) return value.map((element) => pick(element, path));
-  if (value === null || typeof value !== "object") return undefined;
-  return pick((value as Record<string, unknown>)[head], rest);
-}
-
-const isError = (entry: unknown): entry is ItemError =>
-  entry !== null && typeof entry === "object" && !Array.isArray(entry) && "error" in entry &&
-  "index" in entry;
-
-/** The list answer: summary, shared fields, columns, and the entries (ranked when `threshold`/`top_k` ask). */
+/** The list answer: summary, shared fields, columns and the entries in input order. */
 function assemble(
   form: ListForm,
-  items: ChunkResult["items"],
+  items: Entry[],
   shared: Record<string, unknown> | undefined,
-  threshold: number | undefined,
-  topK: number | undefined,
 ): Record<string, unknown> {
   const failed = items.filter(isError);
-  const ranked = form.spec.rank !== undefined && (threshold !== undefined || topK !== undefined);
-  let results: unknown[] = form.spec.rank
-    ? items.map((entry, index) => isError(entry) ? entry : [index, ...(entry as unknown[])])
-    : items;
-  let kept = "";
-  if (ranked) {
-    const at = 1 + form.spec.columns!.indexOf(form.spec.rank!);
-    const score = (row: unknown[]) => row[at] as number;
-    const rows = (results.filter((e) => !isError(e)) as unknown[][])
-      .filter((row) => threshold === undefined || score(row) >= threshold)
-      .sort((a, b) => score(b) - score(a))
-      .slice(0, topK);
-    results = [...rows, ...failed];
-    kept = `; ${rows.length} kept (${form.spec.rank} ≥ ${threshold ?? "any"}, top ${
-      topK ?? "all"
-    }), best first`;
-  }
   const where = failed.length ? ` (indices ${failed.map((e) => e.index).join(", ")})` : "";
   const summary = `${items.length} molecules: ${items.length - failed.length} answered, ${failed.length} ` +
-    `failed${where}${kept}.`;
-  return { summary, ...shared, ...(form.columns ? { columns: form.columns } : {}), results };
+    `failed${where}.`;
+  return { summary, ...shared, ...(form.columns ? { columns: form.columns } : {}), results: items };
 }
 
-/**
- * Fields said once for the whole list: `method`, literals (`heuristic: true`, the force field), the arguments
- * the single result echoes (other than the molecule) and what the tool names in `shared`.
- */
-function sharedFields(tool: Tool, item: string, spec: ListSpec): string[] {
-  const inputs = new Set(Object.keys(node(tool.input).entries ?? {}));
-  const outputs = node(tool.output).entries ?? {};
-  const automatic = Object.keys(outputs).filter((key) =>
-    key !== item && (key === "method" || node(outputs[key]).type === "literal" || inputs.has(key))
-  );
-  return [...automatic, ...(spec.shared ?? []).filter((path) => !automatic.includes(path))];
-}
-
-/** The single input with the molecule optional, `smiles_list` beside it, and exactly one of the two required. */
-function listInput(tool: Tool, spec: ListSpec, item: string): ObjectSchema {
-  const entries = { ...node(tool.input).entries };
-  const single = entries[item];
-  if (!single) throw new Error(`tool '${tool.name}' has no argument '${item}'`);
-  const rank: v.ObjectEntries = spec.rank
-    ? {
-      threshold: v.optional(
-        v.pipe(v.number(), v.finite(), v.description(`With ${LIST_ARG}: keep ${spec.rank} ≥ threshold.`)),
-      ),
-      top_k: v.optional(
-        v.pipe(
-          v.number(),
-          v.integer(),
-          v.minValue(1),
-          v.description(`With ${LIST_ARG}: keep the best k, best first.`),
-        ),
-      ),
-    }
-    : {};
-  const schema = v.strictObject({
-    ...entries,
-    [item]: v.optional(single),
-    // An entry that is empty or too long is that item's typed error, not the call's; the list as a whole stays
-    // bounded by its cap here and by the request size limit (1 MiB) before it is decoded.
-    [LIST_ARG]: v.optional(
-      v.pipe(
-        v.array(v.string()),
-        v.check((list: string[]) => list.length > 0, `${LIST_ARG} holds at least one SMILES.`),
-        v.maxLength(spec.cap),
-        v.description(`In place of ${item}.`),
-      ),
-    ),
-    ...rank,
-  });
-  return v.pipe(
-    schema,
-    v.check(
-      (args) => (args[item] === undefined) !== (args[LIST_ARG] === undefined),
-      `Give exactly one of ${item} and ${LIST_ARG}.`,
-    ),
-    v.check(
-      (args) => args[LIST_ARG] !== undefined || (args.threshold === undefined && args.top_k === undefined),
-      `threshold and top_k apply to ${LIST_ARG} only.`,
-    ),
-  ) as unknown as ObjectSchema;
-}
-
-/** The schema of list answers. */
-function listOutput(
-  tool: Tool,
-  item: string,
-  shared: readonly string[],
-  columns: readonly string[] | undefined,
-): ObjectSchema {
-  const outputs = node(tool.output).entries ?? {};
-  const entry = columns
-    ? v.tuple(columns.map((path) => path === "index" ? INDEX : columnSchema(tool.output, path.split("."))))
-    : v.pipe(
-      v.record(v.string(), v.unknown()),
-      v.description(`${tool.name}'s single answer less ${item} and the fields given once above.`),
-    );
-  const top = [...new Set(shared.map((path) => path.split(".")[0]!))];
-  return v.object({
-    summary: v.pipe(v.string(), v.description("Molecules answered and failed.")),
-    ...Object.fromEntries(top.map((key) => [
-      key,
-      v.optional(
-        shared.includes(key)
-          ? outputs[key]!
-          : v.pipe(v.record(v.string(), v.unknown()), v.description(`Fields of every item's ${key}.`)),
-      ),
-    ])),
-    ...(columns
-      ? {
-        columns: v.pipe(
-          v.array(v.string()),
-          v.description(`Names of a row's values: ${columns.join(", ")}.`),
-        ),
-      }
-      : {}),
-    results: v.pipe(
-      v.array(v.union([entry, ITEM_ERROR])),
-      v.description(
-        `One per molecule, in input order${tool.list?.rank ? " (ranked with threshold or top_k)" : ""}.`,
-      ),
-    ),
-  }) as unknown as ObjectSchema;
-}
-
-const INDEX = v.pipe(v.number(), v.description("Position in smiles_list, from 0."));
-
-const ITEM_ERROR = v.object({
-  index: INDEX,
-  error: v.pipe(
-    v.object({
-      code: v.pipe(v.string(), v.description("E.g. INVALID_SMILES.")),
-      message: v.pipe(v.string(), v.description("What to fix.")),
-    }),
-    v.description("Why this molecule failed."),
-  ),
-});
-
-/** The schema of the value at `path` of a result of `schema`; optional fields become nullable. */
-function columnSchema(schema: v.GenericSchema, path: readonly string[]): v.GenericSchema {
-  const n = node(schema);
-  if (n.type === "optional" && n.wrapped) return v.nullable(columnSchema(n.wrapped, path));
-  const [head, ...rest] = path;
-  if (head === undefined) return schema;
-  if (n.type === "array" && n.item) return v.array(columnSchema(n.item, path));
-  if (n.type === "tuple" && n.items) {
-    // A tuple of one schema repeated (a bond's two fragments) is described once.
-    const same = n.items.every((item) => item === n.items![0]);
-    return same
-      ? v.array(columnSchema(n.items[0]!, path))
-      : v.tuple(n.items.map((item) => columnSchema(item, path)));
-  }
-  const entry = n.entries?.[head];
-  if (!entry) throw new Error(`no field '${head}' in a column path`);
-  return columnSchema(entry, rest);
+function now(): number {
+  return performance.now();
 }

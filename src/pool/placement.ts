@@ -43,6 +43,7 @@ export const POOLED_TOOLS: ReadonlySet<string> = new Set([
   ...COSTLY_TOOLS,
   ...COSTLY_TOOLS.map((name) => name + ITEMS_SUFFIX),
   ...COSTLY_SINGLE_TOOLS,
+  "similarity_search", // one fingerprint per library molecule: up to 10,000 (seconds)
 ]);
 
 /**

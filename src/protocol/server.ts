@@ -8,7 +8,6 @@ import * as v from "valibot";
 import { CancelledError, ChemError, preview, ProtocolError } from "../errors.ts";
 import type { Tool } from "../tools/tool.ts";
 import type { ToolDescriptor, ToolRegistry } from "../tools/registry.ts";
-import { isListCall, runList } from "../pool/list.ts";
 import { type Dialect, METHODS, type PinState, resolveDialect } from "./dialect.ts";
 import { argumentError, formatIssues } from "./arguments.ts";
 import { toErrorObject } from "./errors.ts";
@@ -48,7 +47,7 @@ export interface ServerOptions {
    * worker-pool runner (src/pool/runner.ts) so tools that can run away are stopped at their deadline.
    */
   readonly runTool?: (tool: Tool, args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
-  /** Workers behind `runTool`: a list call keeps at most this many chunks in flight (default 1). */
+  /** Workers behind `runTool`: a `batch` call keeps at most this many chunks in flight (default 1). */
   readonly workers?: number;
 }
 
@@ -164,12 +163,10 @@ export class McpServer {
     return { resultType: "complete", content, structuredContent: output.output, isError: false };
   }
 
-  /** A call in place or through `runTool`; a list call as chunks (src/pool/list.ts). */
+  /** A call in place or through `runTool`; a tool that calls others (`batch`) here, handing them to `runTool`. */
   #run(tool: Tool, args: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
     const run = this.#options.runTool ?? ((t: Tool, a: Record<string, unknown>) => Promise.resolve(t.run(a)));
-    return isListCall(tool, args)
-      ? runList(tool, args, run, this.#options.workers, signal)
-      : run(tool, args, signal);
+    return tool.fanOut ? tool.fanOut(args, run, this.#options.workers ?? 1, signal) : run(tool, args, signal);
   }
 
   #findTool(name: unknown, dialect: Dialect): Tool {

@@ -19,9 +19,12 @@ export const smilesString = v.pipe(
   ),
 );
 
-/** A SMILES argument: non-empty, bounded length. */
+/**
+ * A SMILES argument: non-empty, bounded length. Its example is what tells a client that fills arguments from the
+ * schema alone that this string is a molecule (JSON Schema has no format for SMILES).
+ */
 export const smilesArg = (description = "Molecule as SMILES.") =>
-  v.pipe(smilesString, v.description(description));
+  v.pipe(smilesString, v.description(description), v.examples(["CCO"]));
 
 /** A non-negative integer count. */
 export const count = (description: string) =>

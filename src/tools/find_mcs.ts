@@ -31,6 +31,7 @@ export const findMcsTool = defineTool({
       v.array(smilesString),
       v.minLength(MCS_MIN_MOLECULES),
       v.maxLength(MCS_MAX_MOLECULES),
+      v.examples([["c1ccccc1O", "c1ccccc1N"]]),
       v.description(
         "Molecules to compare, as SMILES.",
       ),

@@ -23,6 +23,7 @@ export const nameToSmilesTool = defineTool({
       v.minLength(1),
       v.maxLength(MAX_NAME_LENGTH),
       v.description("Chemical name, e.g. '2-acetoxybenzoic acid'."),
+      v.examples(["aspirin"]),
     ),
   }),
   output: v.object({

@@ -6,27 +6,8 @@
  */
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { Tool, ToolAnnotations } from "./tool.ts";
-import { chunkToolOf, withList } from "../pool/list.ts";
-import { canonicalSmilesTool } from "./canonical_smiles.ts";
-import { ecfp4Tool } from "./ecfp4.ts";
-import { parseSmilesTool } from "./parse_smiles.ts";
-import { smartsMatchTool } from "./smarts_match.ts";
-import { tanimotoTool } from "./tanimoto.ts";
-import { saScoreTool } from "./sa_score.ts";
-import { calcPropertiesTool } from "./calc_properties.ts";
-import { lipinskiCheckTool } from "./lipinski_check.ts";
-import { boiledEggTool } from "./boiled_egg.ts";
-import { admetProfileTool } from "./admet_profile.ts";
-import { generate3dTool } from "./generate_3d.ts";
-import { nameToSmilesTool } from "./name_to_smiles.ts";
-import { findMcsTool } from "./find_mcs.ts";
-import { retrosynthesisTool } from "./retrosynthesis.ts";
-import { smilesToMoljsonTool } from "./smiles_to_moljson.ts";
-import { moljsonToSmilesTool } from "./moljson_to_smiles.ts";
-import { representationRouterTool } from "./representation_router.ts";
-import { moleculeContextPackTool } from "./molecule_context_pack.ts";
-import { painsCheckTool } from "./pains_check.ts";
-import { brenkCheckTool } from "./brenk_check.ts";
+import { chunkToolOf } from "../pool/list.ts";
+import { SPEC_TOOLS } from "./spec_tools.ts";
 import { EXTRA_TOOLS } from "./extras.ts";
 
 /** A tool as `tools/list` publishes it. */
@@ -39,36 +20,57 @@ export interface ToolDescriptor {
   readonly annotations: ToolAnnotations;
 }
 
-/** Every tool this release serves, in the order `tools/list` shows them, with its list form where it has one. */
-export const TOOLS: readonly Tool[] = ([
-  nameToSmilesTool,
-  parseSmilesTool,
-  canonicalSmilesTool,
-  ecfp4Tool,
-  tanimotoTool,
-  smartsMatchTool,
-  calcPropertiesTool,
-  lipinskiCheckTool,
-  saScoreTool,
-  painsCheckTool,
-  brenkCheckTool,
-  admetProfileTool,
-  boiledEggTool,
-  findMcsTool,
-  generate3dTool,
-  retrosynthesisTool,
-  smilesToMoljsonTool,
-  moljsonToSmilesTool,
-  representationRouterTool,
-  moleculeContextPackTool,
-] as unknown as readonly Tool[]).map(withList);
+/** The specification's twenty tools: what `tools/list` shows by default. */
+export const TOOLS: readonly Tool[] = SPEC_TOOLS;
+
+/** Every tool this release can serve, in the order `tools/list` shows them: the twenty, then the extras. */
+export const ALL_TOOLS: readonly Tool[] = [...SPEC_TOOLS, ...EXTRA_TOOLS];
 
 /** What a tool worker serves: every tool, and the chunk runners of the list forms. */
 export const WORKER_TOOLS: readonly Tool[] = [
-  ...TOOLS,
-  ...EXTRA_TOOLS,
-  ...TOOLS.flatMap((tool) => chunkToolOf(tool) ?? []),
+  ...ALL_TOOLS,
+  ...ALL_TOOLS.flatMap((tool) => chunkToolOf(tool) ?? []),
 ];
+
+/**
+ * Names `--tools` accepts besides tool names: `spec` (the default), `extra` (every tool of src/tools/extras.ts)
+ * and `all`.
+ */
+export const TOOL_GROUPS: Readonly<Record<string, readonly Tool[]>> = {
+  all: ALL_TOOLS,
+  spec: SPEC_TOOLS,
+  extra: EXTRA_TOOLS,
+};
+
+/** The outcome of {@link selectTools}. */
+export type ToolSelection =
+  | { readonly ok: true; readonly tools: readonly Tool[] }
+  | { readonly ok: false; readonly message: string };
+
+/**
+ * The tools a comma-separated list of tool and group names selects, in registry order, each once.
+ *
+ * @example
+ * ```ts
+ * selectTools("spec,batch"); // the twenty and batch
+ * selectTools("calc_properties,lipinski_check"); // those two
+ * selectTools("calc_propertise").ok; // false: the message lists every name
+ * ```
+ */
+export function selectTools(text: string): ToolSelection {
+  const names = text.split(",").map((name) => name.trim());
+  const wanted = new Set<Tool>();
+  for (const name of names) {
+    const group = Object.hasOwn(TOOL_GROUPS, name) ? TOOL_GROUPS[name] : undefined;
+    const tools = group ?? ALL_TOOLS.filter((tool) => tool.name === name);
+    if (tools.length === 0) {
+      const known = [...Object.keys(TOOL_GROUPS), ...ALL_TOOLS.map((tool) => tool.name)].join(", ");
+      return { ok: false, message: `no tool or group '${name}'; names: ${known}` };
+    }
+    tools.forEach((tool) => wanted.add(tool));
+  }
+  return { ok: true, tools: ALL_TOOLS.filter((tool) => wanted.has(tool)) };
+}
 
 /**
  * Converts a valibot schema to JSON Schema 2020-12 (self-contained: no `$ref` leaves the document). The
@@ -83,25 +85,6 @@ export function jsonSchemaOf(schema: Tool["input"], typeMode: "input" | "output"
     errorMode: "ignore",
   }) as Record<string, unknown>;
   return rest;
-}
-
-/**
- * A tool's published `inputSchema`. With a list form, the molecule and `smiles_list` are each optional (the
- * server requires exactly one). JSON Schema could say so with a top-level `oneOf`, but several model APIs refuse
- * `oneOf`/`anyOf` at the top of a tool's input schema (docs/decisions.md, "Lists of molecules").
- */
-function inputSchemaOf(tool: Tool): Record<string, unknown> {
-  const { required, ...schema } = jsonSchemaOf(tool.input, "input") as { required?: string[] };
-  return required?.length ? { ...schema, required } : schema;
-}
-
-/**
- * A tool's published `outputSchema`. A list form's answer is one of two objects (`anyOf`); MCP wants an object
- * schema at the root, so `type: "object"` is said there as well.
- */
-function outputSchemaOf(tool: Tool): Record<string, unknown> {
-  const schema = jsonSchemaOf(tool.output, "output");
-  return tool.list ? { type: "object", ...schema } : schema;
 }
 
 /**
@@ -136,8 +119,8 @@ export class ToolRegistry {
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: inputSchemaOf(tool),
-      outputSchema: outputSchemaOf(tool),
+      inputSchema: jsonSchemaOf(tool.input, "input"),
+      outputSchema: jsonSchemaOf(tool.output, "output"),
       annotations: tool.annotations,
     }));
     return this.#descriptors;

@@ -13,14 +13,19 @@ export const smartsMatchTool = defineTool({
   name: "smarts_match",
   title: "SMARTS substructure search",
   annotations: LOCAL_COMPUTATION,
-  description:
-    "Search a molecule (or each of smiles_list) for a SMARTS pattern (RDKit): whether it matches, the unique " +
+  description: "Search a molecule for a SMARTS pattern (RDKit): whether it matches, the unique " +
     "match count and each match's atom indices (0-based, SMILES order) in SMARTS atom order; time-limited. For " +
     "PAINS or Brenk alerts use pains_check or brenk_check. Errors: INVALID_SMILES, INVALID_SMARTS, " +
     "COMPUTATION_TIMEOUT.",
   input: v.strictObject({
     smiles: smilesArg(),
-    smarts: v.pipe(v.string(), v.minLength(1), v.maxLength(5000), v.description("SMARTS pattern.")),
+    smarts: v.pipe(
+      v.string(),
+      v.minLength(1),
+      v.maxLength(5000),
+      v.description("SMARTS pattern."),
+      v.examples(["[OX2H]"]),
+    ),
     max_matches: v.optional(
       v.pipe(
         v.number(),

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { ECFP4_METHOD, tanimoto } from "../chem/fingerprint.ts";
+import { queryFingerprint, similarityTo } from "../chem/similarity.ts";
 import { count, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
@@ -9,8 +10,8 @@ export const tanimotoTool = defineTool({
   title: "Tanimoto similarity",
   annotations: LOCAL_COMPUTATION,
   description: "Tanimoto similarity (0–1) on ECFP4 (RDKit Morgan radius 2, 2048 bits) of smiles_a to " +
-    "smiles_b, or to each of smiles_list (a similarity search: threshold and top_k keep the best, ranked); " +
-    "above about 0.4 suggests related chemotypes. For a shared scaffold use find_mcs. Error: INVALID_SMILES.",
+    "smiles_b; above about 0.4 suggests related chemotypes. For a shared scaffold use find_mcs. Error: " +
+    "INVALID_SMILES.",
   input: v.strictObject({
     smiles_a: smilesArg("First molecule as SMILES."),
     smiles_b: smilesArg("Second molecule as SMILES."),
@@ -29,7 +30,11 @@ export const tanimotoTool = defineTool({
     item: "smiles_b",
     columns: ["similarity", "common_bits", "bits_b"],
     shared: ["bits_a"],
-    rank: "similarity",
+    // The query's fingerprint is computed once for the whole list, not once per molecule.
+    prepare: ({ smiles_a }) => {
+      const a = queryFingerprint(smiles_a as string);
+      return (smiles_b) => ({ smiles_a, smiles_b, ...similarityTo(a, smiles_b), method: ECFP4_METHOD });
+    },
   },
   run: ({ smiles_a, smiles_b }) => ({
     smiles_a,

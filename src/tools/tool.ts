@@ -75,8 +75,18 @@ export interface Tool<
    * worker and is stopped after `deadlineMs(args)` (see src/pool/runner.ts).
    */
   readonly isolation?: { readonly deadlineMs: (args: v.InferOutput<I>) => number };
-  /** Set for tools that also take `smiles_list` in place of their one molecule (src/pool/list.ts). */
+  /** Set for one-molecule tools that `batch` runs over a list of molecules (src/pool/list.ts). */
   readonly list?: ListSpec;
+  /**
+   * Set for a tool that calls other tools itself (`batch`): the server calls this on the protocol thread, with the
+   * runtime's way of running a tool and the number of workers behind it, instead of `run`.
+   */
+  readonly fanOut?: (
+    args: v.InferOutput<I>,
+    run: (tool: Tool, args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>,
+    workers: number,
+    signal?: AbortSignal,
+  ) => Promise<v.InferInput<O>>;
   /** Computes the result; throws `ChemError` for chemistry-domain failures. */
   readonly run: (args: v.InferOutput<I>) => R | Promise<R>;
   /**
@@ -101,8 +111,8 @@ export interface ToolContent<S> {
 }
 
 /**
- * What a tool says about its list form; everything else (schemas, fan-out, order, per-item errors, the compact
- * answer) is built once in src/pool/list.ts.
+ * What a tool says about its list form (run by `batch`); everything else (schemas, fan-out, order, per-item
+ * errors, the compact answer, the deadline) is built once in src/pool/list.ts.
  */
 export interface ListSpec {
   /** Most molecules one call may carry, set by what one item costs in time and in characters. */
@@ -119,8 +129,11 @@ export interface ListSpec {
    * once above the items, besides `method`, literals and echoed arguments.
    */
   readonly shared?: readonly string[];
-  /** A numeric column `threshold` and `top_k` rank by (best first, each row with its list position). */
-  readonly rank?: string;
+  /**
+   * Work every item shares, done once: given the arguments besides the molecule, the function that answers one
+   * molecule as `run` would (tanimoto fingerprints its query once, not once per item).
+   */
+  readonly prepare?: (args: Record<string, unknown>) => (item: string) => unknown;
 }
 
 /** Identity helper that lets TypeScript infer a tool's argument and result types from its schemas. */

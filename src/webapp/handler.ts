@@ -12,7 +12,7 @@ import * as v from "valibot";
 import { ChemError } from "../errors.ts";
 import { readAtMost } from "../bytes.ts";
 import { boiledEggZones, eggDescriptors } from "../chem/boiled_egg.ts";
-import { ecfp4Bytes, tanimotoBytes } from "../chem/fingerprint.ts";
+import { similaritySearch } from "../chem/similarity.ts";
 import { coreProperties, LIPINSKI_THRESHOLDS, withParentMol } from "../chem/properties.ts";
 import { descriptors, MAX_SMILES_LENGTH, withMol } from "../chem/rdkit.ts";
 import { round } from "../chem/identity.ts";
@@ -230,30 +230,6 @@ export function descriptorsOf(smiles: string): DescriptorsResult {
 }
 
 /**
- * Library entries with Tanimoto (ECFP4) >= threshold to the query, by score descending then index ascending.
- * Throws WebAppError 400 naming the first library entry RDKit cannot parse.
- *
- * @example
- * ```ts
- * similaritySearch("CCO", ["CCO", "c1ccccc1"], 0.5); // [{ index: 0, smiles: "CCO", score: 1 }]
- * ```
- */
-export function similaritySearch(
-  query: string,
-  library: readonly string[],
-  threshold: number,
-): SimilarityHit[] {
-  const q = chem("query", () => withMol(query, ecfp4Bytes));
-  const hits: SimilarityHit[] = [];
-  library.forEach((smiles, index) => {
-    const fp = chem(`library[${index}]`, () => withMol(smiles, ecfp4Bytes));
-    const score = tanimotoBytes(q, fp);
-    if (score >= threshold) hits.push({ index, smiles, score });
-  });
-  return hits.sort((a, b) => b.score - a.score || a.index - b.index);
-}
-
-/**
  * BOILED-Egg points (Daina & Zoete 2016, src/chem/boiled_egg.ts) of each SMILES' largest component, in the order
  * sent. Throws WebAppError 400 naming the first entry RDKit cannot parse.
  *
@@ -300,7 +276,7 @@ function chem<T>(field: string, fn: () => T): T {
     if (
       error instanceof ChemError && (error.code === "INVALID_SMILES" || error.code === "MOLECULE_TOO_LARGE")
     ) {
-      throw new WebAppError(400, error.code, `${field}: ${error.message}`);
+      throw new WebAppError(400, error.code, field ? `${field}: ${error.message}` : error.message);
     }
     throw error;
   }
@@ -391,7 +367,7 @@ const ROUTES: Readonly<Record<string, Route>> = {
             `Split it into several requests.`,
         );
       }
-      return json(similaritySearch(body.query, body.library, body.threshold));
+      return json(chem("", () => similaritySearch(body.query, body.library, body.threshold)));
     },
   },
   "/boiled-egg": {

@@ -12,7 +12,8 @@ type Dialect = "modern" | "legacy";
 
 /** A one-worker server whose worker is up, spoken to in `dialect`, and the request maker for that dialect. */
 async function oneWorkerServer(dialect: Dialect) {
-  const client = new LineClient(startServer([], { CHEM_MCP_WORKERS: "1" }));
+  // batch beside the twenty, for the list below.
+  const client = new LineClient(startServer(["--tools", "spec,batch"], { CHEM_MCP_WORKERS: "1" }));
   const call = (name: string, args: Record<string, unknown>) =>
     dialect === "modern"
       ? modern("tools/call", { name, arguments: args })
@@ -93,7 +94,7 @@ for (const dialect of ["modern", "legacy"] as const) {
     const list = Array.from({ length: 1000 }, (_, i) => DRUGS50[i % DRUGS50.length]!.smiles);
     // calc_properties cannot run away: its chunk in flight (25 molecules, tens of ms) is let finish and its worker
     // kept, and no further chunk starts.
-    await cancelThenCall(server, server.call("calc_properties", { smiles_list: list }), 500);
+    await cancelThenCall(server, server.call("batch", { tool: "calc_properties", smiles_list: list }), 500);
     assert.equal(await server.client.close(), 0);
   });
 }

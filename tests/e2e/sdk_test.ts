@@ -133,14 +133,14 @@ test("SDK v1 client (legacy dialect): initialize, list and call every tool", asy
   }
 });
 
-test("SDK v2 client: list calls through the worker pool, in input order, with a failed item in its place", async () => {
+test("SDK v2 client: batch through the worker pool, in input order, with a failed item in its place", async () => {
   const client = new Client({ name: "chem-mcp-e2e", version: "1.0.0" }, {
     versionNegotiation: { mode: { pin: "2026-07-28" } },
   });
   await client.connect(
     new StdioClientTransport({
       command,
-      args,
+      args: [...args, "--tools", "all"],
       env: { ...env, CHEM_MCP_WORKERS: "2" },
       ...(cwd ? { cwd } : {}),
     }),
@@ -150,9 +150,12 @@ test("SDK v2 client: list calls through the worker pool, in input order, with a 
     const schemas = new Map(tools.map((t) => [t.name, t.outputSchema as Record<string, unknown>]));
     const drugs = DRUGS50.slice(0, 30);
     const list = [...drugs.map((d) => d.smiles), "C1CC"];
-    const result = await client.callTool({ name: "calc_properties", arguments: { smiles_list: list } });
+    const result = await client.callTool({
+      name: "batch",
+      arguments: { tool: "calc_properties", smiles_list: list },
+    });
     assert.notEqual(result.isError, true);
-    assert.deepEqual(schemaErrors(schemas.get("calc_properties")!, result.structuredContent), []);
+    assert.deepEqual(schemaErrors(schemas.get("batch")!, result.structuredContent), []);
     const out = result.structuredContent as { summary: string; columns: string[]; results: unknown[] };
     assert.equal(out.summary, "31 molecules: 30 answered, 1 failed (indices 30).");
     const mw = out.columns.indexOf("molecular_weight");
@@ -161,13 +164,14 @@ test("SDK v2 client: list calls through the worker pool, in input order, with a 
     }
     assert.equal((out.results[30] as { error: { code: string } }).error.code, "INVALID_SMILES");
     const search = await client.callTool({
-      name: "tanimoto",
-      arguments: { smiles_a: drugs[0]!.smiles, smiles_list: list, top_k: 3 },
+      name: "similarity_search",
+      arguments: { query: drugs[0]!.smiles, library: drugs.map((d) => d.smiles), top_k: 3 },
     });
-    assert.deepEqual(schemaErrors(schemas.get("tanimoto")!, search.structuredContent), []);
-    const ranked = (search.structuredContent as { results: unknown[] }).results.filter(Array.isArray);
-    assert.deepEqual(ranked.map((row) => row[0]), [0, ...ranked.slice(1).map((row) => row[0])]);
-    assert.equal(ranked.length, 3);
+    assert.deepEqual(schemaErrors(schemas.get("similarity_search")!, search.structuredContent), []);
+    const hits = (search.structuredContent as { hits: { index: number; score: number }[] }).hits;
+    assert.deepEqual(hits[0], { index: 0, smiles: drugs[0]!.smiles, score: 1 });
+    assert.equal(hits.length, 3);
+    assert.ok(hits[1]!.score >= hits[2]!.score);
   } finally {
     await client.close();
   }

@@ -6,7 +6,8 @@
 import { configureNameLookup, nameLookupConfig } from "../../src/chem/lookup.ts";
 import { toMolJson } from "../../src/chem/moljson.ts";
 import { createServer } from "../../src/create_server.ts";
-import { TOOLS } from "../../src/tools/registry.ts";
+import { ALL_TOOLS, TOOLS } from "../../src/tools/registry.ts";
+import type { Tool } from "../../src/tools/tool.ts";
 import type { Connection } from "../../src/protocol/server.ts";
 import { DRUGS50 } from "../data/drugs50.ts";
 import { MOLJSON_SET } from "../data/moljson_set.ts";
@@ -53,11 +54,10 @@ export const PACK_BUDGETS = { json: 8_000, markdown: 10_000, prompt: 6_000 } as 
 /** representation_router's MolJSON route for atorvastatin (issue 24). */
 export const ROUTER_MOLJSON_BUDGET = 5_000;
 /**
- * `tools/list` budgets: the model-facing part and the whole result. The whole result grew from 60,000 to 80,000
- * when 17 output schemas came to describe the list answer beside the single one (docs/decisions.md, "Lists of
- * molecules"); output schemas are for clients' validators, not passed to the model.
+ * `tools/list` budgets of the default listing (the specification's twenty): the model-facing part and the whole
+ * result. Output schemas are for clients' validators, not passed to the model.
  */
-export const LIST_BUDGETS = { modelFacing: 20_000, whole: 80_000 } as const;
+export const LIST_BUDGETS = { modelFacing: 20_000, whole: 60_000 } as const;
 
 /** A list call's text at most this fraction of the text of single calls of the same molecules (issue 24). */
 export const LIST_BUDGET_RATIO = 0.25;
@@ -106,7 +106,7 @@ export function listMolecules(tool: string): readonly string[] {
   return HUNDRED_MOLECULES.slice(0, cap);
 }
 
-/** Characters of one list call over `molecules` and of the single calls of the same molecules (successes). */
+/** Characters of one `batch` call of `tool` over `molecules` and of the single calls of the same molecules (successes). */
 export async function listAndSingles(
   conn: Connection,
   tool: string,
@@ -114,7 +114,11 @@ export async function listAndSingles(
   molecules: readonly string[],
 ): Promise<{ list: number; singles: number; failed: number }> {
   const item = tool === "tanimoto" ? "smiles_b" : "smiles";
-  const list = await resultText(conn, { tool, label: "list", args: { ...args, smiles_list: molecules } });
+  const list = await resultText(conn, {
+    tool: "batch",
+    label: tool,
+    args: { tool, smiles_list: molecules, arguments: args },
+  });
   let singles = 0;
   let failed = 0;
   for (const smiles of molecules) {
@@ -213,9 +217,12 @@ export interface ToolsListText {
   readonly modelFacing: string;
 }
 
-/** A connection to an in-process server (tools run in place, without workers). */
-export function connection(): Connection {
-  return createServer().connect();
+/**
+ * A connection to an in-process server (tools run in place, without workers) serving `tools`: by default every
+ * tool, so `batch` answers; the default listing is measured on `connection(TOOLS)`.
+ */
+export function connection(tools: readonly Tool[] = ALL_TOOLS): Connection {
+  return createServer({ tools }).connect();
 }
 
 /** Measures `tools/list` over `conn`. */

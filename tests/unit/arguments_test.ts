@@ -21,12 +21,15 @@ test("a misspelt argument (smile) is named, with the intended one and what the t
   assert.equal(r?.error?.code, -32602);
   assert.equal(
     r?.error?.message,
-    "Invalid arguments for tool 'calc_properties': unknown argument 'smile' (did you mean 'smiles'?). " +
-      "calc_properties takes: smiles, smiles_list",
+    "Invalid arguments for tool 'calc_properties': unknown argument 'smile' (did you mean 'smiles'?); " +
+      "missing required argument 'smiles'. calc_properties takes: smiles (required)",
   );
   assert.doesNotMatch(r?.error?.message ?? "", /Expected never/);
   assert.deepEqual(r?.error?.data, {
-    issues: [{ path: "arguments.smile", message: "unknown argument 'smile' (did you mean 'smiles'?)" }],
+    issues: [
+      { path: "arguments.smile", message: "unknown argument 'smile' (did you mean 'smiles'?)" },
+      { path: "arguments.smiles", message: "missing required argument 'smiles'" },
+    ],
   });
 });
 
@@ -41,8 +44,8 @@ test("the legacy dialect gets the same words under -32000 with data.code INVALID
   assert.equal(r?.error?.data?.code, "INVALID_ARGUMENTS");
   assert.equal(
     r?.error?.message,
-    "Invalid arguments for tool 'tanimoto': unknown argument 'smile_b' (did you mean 'smiles_b'?). " +
-      "tanimoto takes: smiles_a (required), smiles_b, smiles_list, threshold, top_k",
+    "Invalid arguments for tool 'tanimoto': unknown argument 'smile_b' (did you mean 'smiles_b'?); " +
+      "missing required argument 'smiles_b'. tanimoto takes: smiles_a (required), smiles_b (required)",
   );
 });
 

@@ -13,7 +13,7 @@ import { inflateSync } from "node:zlib";
 import { getMcpConfigForManifest, validateManifest } from "@anthropic-ai/mcpb/node";
 import { ICON_SIZE, iconPng } from "../../scripts/bundle/icon.ts";
 import { BUNDLE_ENTRY, BUNDLE_ICON, bundleFileName, bundleManifest } from "../../scripts/bundle/manifest.ts";
-import { TOOLS } from "../../src/tools/registry.ts";
+import { ALL_TOOLS } from "../../src/tools/registry.ts";
 import { ROOT } from "../helpers/process.ts";
 
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
@@ -44,8 +44,8 @@ test("bundle: the manifest passes mcpb validation, with its icon beside it", () 
 test("bundle: the manifest names this release, its file and every tool, each with one sentence", () => {
   assert.equal(manifest.version, pkg.version);
   assert.equal(bundleFileName(), `chem-mcp-${pkg.version}.mcpb`);
-  assert.deepEqual(manifest.tools.map((t) => t.name), TOOLS.map((t) => t.name));
-  assert.equal(manifest.tools.length, 20);
+  assert.deepEqual(manifest.tools.map((t) => t.name), ALL_TOOLS.map((t) => t.name));
+  assert.ok(manifest.tools.length > 20);
   for (const tool of manifest.tools) {
     assert.match(tool.description, /^[A-Z].*\.$/, tool.name);
     assert.ok(tool.description.length < 600, `${tool.name}: ${tool.description.length} characters`);
@@ -64,8 +64,17 @@ test("bundle: mcp_config, substituted as the host does, runs node on the package
   });
   assert.deepEqual(config, {
     command: "node",
-    args: ["/opt/extensions/chem-mcp/dist/src/runtime/node.js"],
+    args: ["/opt/extensions/chem-mcp/dist/src/runtime/node.js", "--tools", "spec"],
   });
+  // The user's choice of tools reaches the command line.
+  const all = await getMcpConfigForManifest({
+    manifest: manifest as unknown as Parameters<typeof getMcpConfigForManifest>[0]["manifest"],
+    extensionPath: "/opt/extensions/chem-mcp",
+    systemDirs: { HOME: "/home/user", DATA: "/home/user/.data", DOCUMENTS: "/home/user/Documents" },
+    userConfig: { tools: "all" },
+    pathSeparator: "/",
+  });
+  assert.deepEqual(all?.args?.slice(1), ["--tools", "all"]);
 });
 
 test("bundle: the icon is a 512 x 512 RGBA PNG: white ring on teal, transparent corners", () => {

@@ -1,19 +1,31 @@
 /**
- * The list form (src/pool/list.ts): input order, per-item typed errors, what is shared said once, ranking,
- * argument rules, and the chunking (in-flight bound, retry of a timed-out chunk one molecule at a time).
+ * Lists through `batch` (src/tools/batch.ts, src/pool/list.ts): input order, per-item typed errors, what is
+ * shared said once, argument rules, the chunking (in-flight bound, retry of a timed-out chunk one molecule at a
+ * time), the list's deadline, the answer's cap, tanimoto's query fingerprinted once; and similarity_search, which
+ * answers as the sample web app's POST /similarity.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import * as v from "valibot";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { modern, send } from "../helpers/protocol.ts";
 import { createServer } from "../../src/create_server.ts";
-import { TOOLS, WORKER_TOOLS } from "../../src/tools/registry.ts";
-import { chunkSize, runList } from "../../src/pool/list.ts";
-import { ChemError } from "../../src/errors.ts";
+import { ALL_TOOLS, TOOLS, WORKER_TOOLS } from "../../src/tools/registry.ts";
+import {
+  chunkSize,
+  LIST_ANSWER_MAX_CHARS,
+  LIST_DEADLINE_FACTOR,
+  listFormOf,
+  runList,
+  type RunTool,
+} from "../../src/pool/list.ts";
+import { CancelledError, ChemError } from "../../src/errors.ts";
+import type { Tool } from "../../src/tools/tool.ts";
+import { createWebApp } from "../../src/webapp/handler.ts";
 import { DRUGS50 } from "../data/drugs50.ts";
 
 await loadTestRDKit();
-const conn = createServer().connect();
+const conn = createServer({ tools: ALL_TOOLS }).connect();
 const ASPIRIN = "CC(=O)Oc1ccccc1C(=O)O";
 const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
 
@@ -22,9 +34,13 @@ async function call(name: string, args: Record<string, unknown>) {
   return reply!;
 }
 
+function batch(name: string, smiles_list: unknown[], args?: Record<string, unknown>) {
+  return call("batch", { tool: name, smiles_list, ...(args ? { arguments: args } : {}) });
+}
+
 test("calc_properties over a list: rows in input order, a bad SMILES answered in its place", async () => {
   const list = ["CCO", "C1CC", ASPIRIN];
-  const result = (await call("calc_properties", { smiles_list: list })).result!;
+  const result = (await batch("calc_properties", list)).result!;
   assert.equal(result.isError, false);
   const out = result.structuredContent as {
     summary: string;
@@ -45,7 +61,7 @@ test("calc_properties over a list: rows in input order, a bad SMILES answered in
 
 test("the list answer equals the single answers, column by column", async () => {
   const list = DRUGS50.slice(0, 12).map((d) => d.smiles);
-  const out = (await call("lipinski_check", { smiles_list: list })).result!.structuredContent as {
+  const out = (await batch("lipinski_check", list)).result!.structuredContent as {
     columns: string[];
     results: unknown[][];
   };
@@ -59,43 +75,67 @@ test("the list answer equals the single answers, column by column", async () => 
   }
 });
 
-test("tanimoto: smiles_a against smiles_list, ranked and cut by threshold and top_k", async () => {
+test("tanimoto: smiles_a in arguments against each molecule, equal to the single calls", async () => {
   const list = ["CCO", ASPIRIN, "not a smiles", "CC(=O)Oc1ccccc1C(=O)OC", "c1ccccc1"];
-  const all = (await call("tanimoto", { smiles_a: ASPIRIN, smiles_list: list })).result!
-    .structuredContent as {
-      columns: string[];
-      results: unknown[];
-      smiles_a: string;
-    };
-  assert.deepEqual(all.columns, ["index", "similarity", "common_bits", "bits_b"]);
-  assert.equal(all.smiles_a, ASPIRIN);
-  const positions = all.results.map((r) => Array.isArray(r) ? r[0] : (r as { index: number }).index);
-  assert.deepEqual(positions, [0, 1, 2, 3, 4]);
-  assert.equal((all.results[1] as number[])[1], 1);
-  const best = (await call("tanimoto", { smiles_a: ASPIRIN, smiles_list: list, threshold: 0.3, top_k: 2 }))
-    .result!.structuredContent as { summary: string; results: unknown[] };
-  const rows = best.results.filter(Array.isArray) as number[][];
-  assert.deepEqual(rows.map((r) => r[0]), [1, 3]);
-  assert.ok(rows[0]![1]! >= rows[1]![1]! && rows[1]![1]! >= 0.3);
-  assert.deepEqual(best.results.at(-1), {
-    index: 2,
-    error: {
-      code: "INVALID_SMILES",
-      message: (best.results.at(-1) as { error: { message: string } }).error.message,
-    },
-  });
-  assert.match(best.summary, /5 molecules: 4 answered, 1 failed \(indices 2\); 2 kept/);
+  const out = (await batch("tanimoto", list, { smiles_a: ASPIRIN })).result!.structuredContent as {
+    columns: string[];
+    results: unknown[];
+    smiles_a: string;
+    bits_a: number;
+  };
+  assert.deepEqual(out.columns, ["similarity", "common_bits", "bits_b"]);
+  assert.equal(out.smiles_a, ASPIRIN);
+  for (const [i, smiles_b] of list.entries()) {
+    const single = (await call("tanimoto", { smiles_a: ASPIRIN, smiles_b })).result!;
+    if (single.isError) {
+      assert.equal((out.results[i] as { error: { code: string } }).error.code, "INVALID_SMILES");
+      continue;
+    }
+    const s = single.structuredContent as { similarity: number; common_bits: number; bits_b: number };
+    assert.deepEqual(out.results[i], [s.similarity, s.common_bits, s.bits_b]);
+    assert.equal(out.bits_a, (single.structuredContent as { bits_a: number }).bits_a);
+  }
+  // An invalid query is every molecule's error, not the call's.
+  const bad = (await batch("tanimoto", ["CCO", "CCN"], { smiles_a: "C1CC" })).result!.structuredContent as {
+    summary: string;
+  };
+  assert.equal(bad.summary, "2 molecules: 0 answered, 2 failed (indices 0, 1).");
 });
 
-test("smarts_match: one pattern over smiles_list, the pattern said once", async () => {
-  const out = (await call("smarts_match", { smarts: "[OX2H]", smiles_list: ["CCO", "CC", ASPIRIN] })).result!
+test("tanimoto's query is fingerprinted once for a list of many chunks", async () => {
+  const base = tool("tanimoto");
+  let prepared = 0;
+  const counted: Tool = {
+    ...base,
+    list: {
+      ...base.list!,
+      prepare: (args) => {
+        prepared++;
+        return base.list!.prepare!(args);
+      },
+    },
+  };
+  const list = DRUGS50.map((d) => d.smiles);
+  let chunks = 0;
+  const run: RunTool = async (t, args) => {
+    chunks++;
+    return await t.run(args);
+  };
+  const out = await runList(counted, { smiles_a: ASPIRIN, smiles_list: list }, run, 2) as { summary: string };
+  assert.equal(out.summary, `${list.length} molecules: ${list.length} answered, 0 failed.`);
+  assert.ok(chunks >= 4, `${chunks} chunks`);
+  assert.equal(prepared, 1);
+});
+
+test("smarts_match: one pattern over the list, the pattern said once", async () => {
+  const out = (await batch("smarts_match", ["CCO", "CC", ASPIRIN], { smarts: "[OX2H]" })).result!
     .structuredContent as { smarts: string; results: unknown[][] };
   assert.equal(out.smarts, "[OX2H]");
   assert.deepEqual(out.results.map((r) => r[0]), [true, false, true]);
 });
 
 test("object-form tools drop the echo and the shared fields from each item", async () => {
-  const out = (await call("smiles_to_moljson", { smiles_list: ["CC(=O)Nc1ccc(O)cc1", "CCO"] })).result!
+  const out = (await batch("smiles_to_moljson", ["CC(=O)Nc1ccc(O)cc1", "CCO"])).result!
     .structuredContent as { moljson: Record<string, unknown>; results: Record<string, unknown>[] };
   assert.deepEqual(out.moljson, { format: "moljson", version: 1 });
   assert.equal(out.results.length, 2);
@@ -108,13 +148,13 @@ test("object-form tools drop the echo and the shared fields from each item", asy
 test("what rests on the arguments alone is said once: the router's choice, each ADMET endpoint's reference", async () => {
   const list = ["CC(=O)Nc1ccc(O)cc1", ASPIRIN];
   const task = "look the compound up in a database";
-  const router = (await call("representation_router", { smiles_list: list, task })).result!;
+  const router = (await batch("representation_router", list, { task })).result!;
   const out = router.structuredContent as { representation: string; columns: string[]; results: string[][] };
   assert.equal(out.representation, "inchi");
   assert.deepEqual(out.columns, ["text"]);
   assert.match(out.results[1]![0]!, /^InChI=1S\/C9H8O4/);
   assert.equal(router.content![0]!.text.split("Standard InChI is").length, 2);
-  const pack = (await call("molecule_context_pack", { smiles_list: list, format: "json" })).result!;
+  const pack = (await batch("molecule_context_pack", list, { format: "json" })).result!;
   const admet =
     (pack.structuredContent as { admet: { endpoints: Record<string, { reference: string }> } }).admet;
   assert.equal(admet.endpoints.herg!.reference, "Gleeson 2008");
@@ -122,7 +162,7 @@ test("what rests on the arguments alone is said once: the router's choice, each 
 });
 
 test("retrosynthesis rows: each disconnection's fragments and their SA scores, best first", async () => {
-  const out = (await call("retrosynthesis", { smiles_list: ["CC(=O)Nc1ccc(O)cc1", "CCO"] })).result!
+  const out = (await batch("retrosynthesis", ["CC(=O)Nc1ccc(O)cc1", "CCO"])).result!
     .structuredContent as { heuristic: true; columns: string[]; results: unknown[][] };
   assert.equal(out.heuristic, true);
   const [parts, found, truncated, fragments, scores] = out.results[0]!;
@@ -132,41 +172,47 @@ test("retrosynthesis rows: each disconnection's fragments and their SA scores, b
   assert.deepEqual(out.results[1], [1, 0, false, [], []]);
 });
 
-test("exactly one of the molecule and smiles_list; caps; ranking only with a list", async () => {
-  for (
-    const args of [
-      { smiles: "CCO", smiles_list: ["CCO"] },
-      {},
-      { smiles_list: [] },
-      { smiles_list: Array(1001).fill("C") },
-    ]
-  ) {
-    assert.equal(
-      (await call("calc_properties", args)).error?.code,
-      -32602,
-      JSON.stringify(args).slice(0, 60),
-    );
+test("arguments: required by schema and server alike; each tool's cap; the tool's own arguments checked", async () => {
+  const bad: [Record<string, unknown>, RegExp][] = [
+    [{}, /tool/],
+    [{ tool: "calc_properties" }, /smiles_list/],
+    [{ tool: "calc_properties", smiles_list: [] }, /smiles_list/],
+    [{ tool: "calc_properties", smiles_list: Array(1001).fill("C") }, /smiles_list/],
+    [{ tool: "generate_3d", smiles_list: Array(11).fill("C") }, /generate_3d takes at most 10 molecules/],
+    [{ tool: "find_mcs", smiles_list: ["C", "CC"] }, /tool/],
+    [{ tool: "smarts_match", smiles_list: ["C"] }, /smarts_match needs 'smarts' in arguments/],
+    [
+      { tool: "calc_properties", smiles_list: ["C"], arguments: { smiles: "C" } },
+      /takes no argument 'smiles'/,
+    ],
+    [
+      { tool: "smarts_match", smiles_list: ["C"], arguments: { smarts: "C", timeout_seconds: 99 } },
+      /timeout/,
+    ],
+  ];
+  for (const [args, message] of bad) {
+    const reply = await call("batch", args);
+    assert.equal(reply.error?.code, -32602, JSON.stringify(args).slice(0, 80));
+    assert.match(reply.error!.message, message);
   }
-  assert.equal((await call("tanimoto", { smiles_a: "C", smiles_b: "CC", top_k: 3 })).error?.code, -32602);
-  assert.equal((await call("generate_3d", { smiles_list: Array(11).fill("C") })).error?.code, -32602);
-  // The spec's single form of parse_smiles and boiled_egg is unchanged.
+  // The one-molecule tools require their molecule again, and take no list.
+  assert.equal((await call("calc_properties", {})).error?.code, -32602);
+  assert.equal((await call("calc_properties", { smiles_list: ["CCO"] })).error?.code, -32602);
   const egg = (await call("boiled_egg", { smiles: ASPIRIN })).result!.structuredContent!;
   assert.deepEqual(Object.keys(egg), ["gi_absorbed", "bbb_penetrant", "logp", "tpsa", "method"]);
 });
 
 test("an empty or over-long entry is that item's typed error; the call succeeds", async () => {
   const list = ["", "CCO", "C".repeat(20_001), " "];
-  const out = (await call("calc_properties", { smiles_list: list })).result!.structuredContent as {
+  const out = (await batch("calc_properties", list)).result!.structuredContent as {
     summary: string;
     results: ({ error: { code: string } } | unknown[])[];
   };
   assert.equal(out.summary, "4 molecules: 1 answered, 3 failed (indices 0, 2, 3).");
   const codes = out.results.map((r) => Array.isArray(r) ? "row" : r.error.code);
   assert.deepEqual(codes, ["INVALID_SMILES", "row", "MOLECULE_TOO_LARGE", "INVALID_SMILES"]);
-  // The single form keeps its bounds as argument rules; the list's total length is bounded by the request size.
-  assert.equal((await call("calc_properties", { smiles: "" })).error?.code, -32602);
-  const large = { smiles_list: Array(60).fill("C".repeat(20_000)) };
-  assert.equal((await call("calc_properties", large)).error?.code, -32600);
+  const large = { tool: "calc_properties", smiles_list: Array(60).fill("C".repeat(20_000)) };
+  assert.equal((await call("batch", large)).error?.code, -32600);
 });
 
 test("chunks: at most `workers` in flight, results in order, a timed-out chunk retried one by one", async () => {
@@ -175,7 +221,7 @@ test("chunks: at most `workers` in flight, results in order, a timed-out chunk r
   let inFlight = 0;
   let most = 0;
   const calls: number[] = [];
-  const run = async (t: (typeof TOOLS)[number], args: Record<string, unknown>) => {
+  const run: RunTool = async (t, args) => {
     inFlight++;
     most = Math.max(most, inFlight);
     const items = args.smiles_list as string[];
@@ -207,7 +253,7 @@ test("a chunk whose worker dies or traps is run again one molecule per call: onl
   for (const cause of ["worker_died", "worker_failure"]) {
     const sizes: number[] = [];
     // As the pool answers when the worker running the culprit is lost (src/pool/runner.ts).
-    const run = async (t: (typeof TOOLS)[number], args: Record<string, unknown>) => {
+    const run: RunTool = async (t, args) => {
       const items = args.smiles_list as string[];
       sizes.push(items.length);
       if (items.includes(culprit)) {
@@ -225,9 +271,116 @@ test("a chunk whose worker dies or traps is run again one molecule per call: onl
   }
 });
 
+/** A pool stand-in: a chunk holding `RUNAWAY` runs until its deadline (as the runner stops it) or withdrawal. */
+const RUNAWAY = "C1CCCCC1";
+function runawayPool(starts: number[] = []): RunTool {
+  return (t, args, signal) => {
+    starts.push(performance.now());
+    const items = args.smiles_list as string[];
+    if (!items.includes(RUNAWAY)) return Promise.resolve(t.run(args));
+    const limit = t.isolation!.deadlineMs(args as never);
+    return new Promise((_resolve, reject) => {
+      const timer = setTimeout(() => reject(new ChemError("COMPUTATION_TIMEOUT", "stopped")), limit);
+      signal?.addEventListener("abort", () => {
+        clearTimeout(timer);
+        reject(new CancelledError());
+      });
+    });
+  };
+}
+
+test("a list ends by its deadline: 30 runaway molecules cost 3 limits, not 30; the others are answered", async () => {
+  // smarts_match with timeout_seconds 1: one molecule's limit is 1 s, the list's 3 s (no worker starts here).
+  const smarts = tool("smarts_match");
+  const list = Array.from({ length: 40 }, (_, i) => i % 4 === 0 ? "CCO" : RUNAWAY);
+  const started = performance.now();
+  const out = await runList(
+    smarts,
+    { smarts: "[OX2H]", max_matches: 1000, timeout_seconds: 1, smiles_list: list },
+    runawayPool(),
+    2,
+    undefined,
+    0,
+  ) as { summary: string; results: ({ error: { code: string; message: string } } | unknown[])[] };
+  const elapsed = performance.now() - started;
+  assert.ok(elapsed < LIST_DEADLINE_FACTOR * 1000 + 1500, `${elapsed.toFixed(0)} ms`);
+  assert.ok(elapsed >= LIST_DEADLINE_FACTOR * 1000 - 50, `${elapsed.toFixed(0)} ms`);
+  assert.equal(out.results.length, 40);
+  for (const [i, entry] of out.results.entries()) {
+    if (list[i] === RUNAWAY) {
+      assert.equal((entry as { error: { code: string } }).error.code, "COMPUTATION_TIMEOUT", `${i}`);
+    } else if (Array.isArray(entry)) {
+      assert.deepEqual(entry, [true, 1, false]);
+    }
+  }
+  const late = out.results.find((e) => !Array.isArray(e) && /deadline/.test(e.error.message));
+  assert.ok(late, "molecules not reached say the list's deadline passed");
+});
+
+test("a runaway molecule among honest ones fails alone, its chunk's others answered", async () => {
+  const smarts = tool("smarts_match");
+  const list = ["CCO", RUNAWAY, "CCCC", "OCCO"];
+  const out = await runList(
+    smarts,
+    { smarts: "[OX2H]", max_matches: 1000, timeout_seconds: 1, smiles_list: list },
+    runawayPool(),
+    1,
+  ) as { summary: string };
+  assert.equal(out.summary, "4 molecules: 3 answered, 1 failed (indices 1).");
+});
+
+test("a cancelled list throws at once and starts no further chunk", async () => {
+  const smarts = tool("smarts_match");
+  const starts: number[] = [];
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 200);
+  const started = performance.now();
+  await assert.rejects(
+    runList(
+      smarts,
+      { smarts: "C", max_matches: 1000, timeout_seconds: 5, smiles_list: Array(20).fill(RUNAWAY) },
+      runawayPool(starts),
+      1,
+      controller.signal,
+    ),
+    CancelledError,
+  );
+  assert.ok(performance.now() - started < 2000);
+  const count = starts.length;
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(starts.length, count);
+});
+
+test("a list answer is capped: the entries past the cap hold ANSWER_TOO_LARGE in place", async () => {
+  const wide: Tool = {
+    ...tool("canonical_smiles"),
+    name: "wide",
+    output: v.object({ smiles: v.string(), canonical_smiles: v.string() }),
+    list: { cap: 1000, columns: ["canonical_smiles"] },
+    run: (args) => ({ smiles: args.smiles as string, canonical_smiles: "C".repeat(10_000) }),
+  };
+  const out = await runList(wide, { smiles_list: Array(1000).fill("C") }) as {
+    results: ({ error: { code: string } } | unknown[])[];
+  };
+  const first = out.results.findIndex((e) => !Array.isArray(e));
+  assert.ok(first > 350 && first < 430, `${first}`);
+  assert.ok(out.results.slice(first).every((e) => !Array.isArray(e) && e.error.code === "ANSWER_TOO_LARGE"));
+  assert.ok(JSON.stringify(out).length <= LIST_ANSWER_MAX_CHARS + 10_000);
+});
+
+test("a chunk's deadline is its tool's limit for one molecule, no later than what is left of the list's", () => {
+  const chunk = listFormOf(tool("smarts_match"))!.chunk;
+  assert.equal(chunk.isolation!.deadlineMs({ timeout_seconds: 5 } as never), 5000);
+  assert.equal(chunk.isolation!.deadlineMs({ timeout_seconds: 5, left_ms: 1200 } as never), 1200);
+  assert.equal(chunk.isolation!.deadlineMs({ timeout_seconds: 1, left_ms: 9000 } as never), 1000);
+  // A bounded tool's chunk has no deadline of its own: the pool gives it the pooled deadline.
+  assert.equal(listFormOf(tool("calc_properties"))!.chunk.isolation, undefined);
+});
+
 test("workers serve the chunk tools; chunk size is at most a fortieth of the cap, ≥ 4 chunks per worker", () => {
   const names = new Set(WORKER_TOOLS.map((t) => t.name));
   for (const t of TOOLS) if (t.list) assert.ok(names.has(`${t.name}:items`), t.name);
+  assert.ok(listFormOf(tool("calc_properties")));
   assert.equal(chunkSize(1000, 1000, 2), 25);
   assert.equal(chunkSize(1000, 100, 2), 13);
   assert.equal(chunkSize(10, 10, 2), 1);
@@ -235,8 +388,10 @@ test("workers serve the chunk tools; chunk size is at most a fortieth of the cap
 
 test("molecule_context_pack over a list: each section's method is given once, above the items", async () => {
   const list = ["CC(=O)Nc1ccc(O)cc1", ASPIRIN];
-  const out = (await call("molecule_context_pack", { smiles_list: list, format: "json" })).result!
-    .structuredContent as Record<string, unknown> & { results: Record<string, Record<string, unknown>>[] };
+  const result = (await batch("molecule_context_pack", list, { format: "json" })).result!;
+  const out = result.structuredContent as Record<string, unknown> & {
+    results: Record<string, Record<string, unknown>>[];
+  };
   assert.equal(out.format, "json");
   assert.match((out.admet as { method: string }).method, /Gleeson/);
   assert.equal((out.pains as { alerts_checked: number }).alerts_checked, 480);
@@ -245,8 +400,34 @@ test("molecule_context_pack over a list: each section's method is given once, ab
     assert.equal("method" in item.properties!, false);
     assert.ok("qed" in item.properties!);
   }
-  const text =
-    (await call("molecule_context_pack", { smiles_list: list, format: "json" })).result!.content![0]!
-      .text;
-  assert.equal(text.split("Gleeson, J. Med. Chem. 2008").length, 2);
+  assert.equal(result.content![0]!.text.split("Gleeson, J. Med. Chem. 2008").length, 2);
+});
+
+test("similarity_search answers as POST /similarity does; top_k keeps the best; errors name the entry", async () => {
+  const library = [...DRUGS50.filter((d) => d.name !== "aspirin").map((d) => d.smiles), ASPIRIN, "CCO"];
+  const app = createWebApp();
+  for (const threshold of [0, 0.2, 0.5]) {
+    const body = { query: ASPIRIN, library, threshold };
+    const web = await (await app(
+      new Request("http://127.0.0.1/similarity", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }),
+    )).json();
+    const tool = (await call("similarity_search", body)).result!.structuredContent as { hits: unknown[] };
+    assert.deepEqual(tool.hits, web, `threshold ${threshold}`);
+  }
+  const top = (await call("similarity_search", { query: ASPIRIN, library, top_k: 2 })).result!
+    .structuredContent as { hits: { index: number; score: number }[] };
+  assert.equal(top.hits.length, 2);
+  assert.deepEqual(top.hits[0], { index: library.length - 2, smiles: ASPIRIN, score: 1 });
+  assert.ok(top.hits[1]!.score < 1);
+  const bad = (await call("similarity_search", { query: ASPIRIN, library: ["CCO", "C1CC"] })).result!;
+  assert.equal(bad.isError, true);
+  assert.match(JSON.stringify(bad.structuredContent), /INVALID_SMILES.*library\[1\]/);
+  assert.equal(
+    (await call("similarity_search", { query: "C", library: Array(10_001).fill("C") })).error?.code,
+    -32602,
+  );
 });

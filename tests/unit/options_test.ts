@@ -1,6 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseCli } from "../../src/cli.ts";
+import { ALL_TOOLS, TOOLS } from "../../src/tools/registry.ts";
+import { EXTRA_TOOLS } from "../../src/tools/extras.ts";
 import { integerOption, parseOptions } from "../../src/options.ts";
 import { parseServeArgs } from "../../src/webapp/args.ts";
 
@@ -37,4 +39,31 @@ test("options: the server and the web app refuse the same mistakes the same way"
   assert.deepEqual(parseServeArgs([]), { port: 8080, bind: "127.0.0.1" });
   const plan = parseCli(["--transport", "streamable-http", "--port=0"]);
   assert.equal(plan.kind === "serve" ? plan.options.port : -1, 0);
+});
+
+test("--tools: names and groups choose the listing; the default is the twenty; an unknown name is exit 2 with the names", () => {
+  const names = (args: string[]) => {
+    const plan = parseCli(args);
+    assert.equal(plan.kind, "serve", args.join(" "));
+    return plan.kind === "serve" ? plan.options.tools.map((tool) => tool.name) : [];
+  };
+  assert.deepEqual(names([]), TOOLS.map((tool) => tool.name));
+  assert.deepEqual(names(["--tools", "spec"]), TOOLS.map((tool) => tool.name));
+  assert.deepEqual(names(["--tools=all"]), ALL_TOOLS.map((tool) => tool.name));
+  assert.deepEqual(names(["--tools", "spec,batch"]), [...TOOLS.map((tool) => tool.name), "batch"]);
+  assert.deepEqual(names(["--tools", "extra"]), EXTRA_TOOLS.map((tool) => tool.name));
+  // Registry order, each once, whatever order the names come in.
+  assert.deepEqual(names(["--tools", "lipinski_check,calc_properties,lipinski_check"]), [
+    "calc_properties",
+    "lipinski_check",
+  ]);
+  assert.deepEqual(names(["--transport", "streamable-http", "--tools", "batch"]), ["batch"]);
+  for (const bad of ["calc_propertise", "", "spec,", "spec,nope"]) {
+    const plan = parseCli(["--tools", bad]);
+    assert.equal(plan.kind, "error", bad);
+    if (plan.kind !== "error") continue;
+    assert.equal(plan.exitCode, 2);
+    assert.match(plan.message, /^chem-mcp: --tools: no tool or group '.*'; names: all, spec, extra, /);
+    assert.match(plan.message, /calc_properties, .*similarity_search/);
+  }
 });

@@ -49,8 +49,8 @@ test("JSON-RPC error table: -32602 for bad arguments and unknown tools (modern)"
   const conn = server.connect();
   const missing = await send(conn, modern("tools/call", { name: "canonical_smiles", arguments: {} }));
   assert.equal(missing?.error?.code, -32602);
-  // Neither the molecule nor a list of molecules: the message names both.
-  assert.match(missing!.error!.message, /exactly one of smiles and smiles_list/);
+  // The schema requires the molecule, and so does the server.
+  assert.match(missing!.error!.message, /missing required argument 'smiles'/);
   const wrongType = await send(
     conn,
     modern("tools/call", { name: "canonical_smiles", arguments: { smiles: 5 } }),

@@ -1,0 +1,74 @@
+/**
+ * Similarity search: the molecules of a library at least as similar to a query as a threshold, on ECFP4 Tanimoto
+ * (src/chem/fingerprint.ts). One function for the `similarity_search` tool and the sample web application's
+ * POST /similarity, so both give the same answer to the same request.
+ *
+ * @module
+ */
+import { ChemError } from "../errors.ts";
+import { ecfp4Bytes, popcount, type Similarity, tanimotoBytes } from "./fingerprint.ts";
+import { withMol } from "./rdkit.ts";
+
+/** One hit of a similarity search. */
+export interface SimilarityHit {
+  /** Position in the library (0-based). */
+  index: number;
+  /** The library entry as sent. */
+  smiles: string;
+  /** Tanimoto coefficient on ECFP4 (2048 bits), unrounded. */
+  score: number;
+}
+
+/**
+ * Library entries with Tanimoto (ECFP4) >= threshold to the query, by score descending then index ascending. The
+ * query is fingerprinted once. Throws the ChemError of the first entry RDKit cannot take, its message beginning
+ * with the field (`query` or `library[i]`, also in `details.field`).
+ *
+ * @example
+ * ```ts
+ * similaritySearch("CCO", ["CCO", "c1ccccc1"], 0.5); // [{ index: 0, smiles: "CCO", score: 1 }]
+ * ```
+ */
+export function similaritySearch(
+  query: string,
+  library: readonly string[],
+  threshold: number,
+): SimilarityHit[] {
+  const q = fingerprint("query", query);
+  const hits: SimilarityHit[] = [];
+  library.forEach((smiles, index) => {
+    const score = tanimotoBytes(q, fingerprint(`library[${index}]`, smiles));
+    if (score >= threshold) hits.push({ index, smiles, score });
+  });
+  return hits.sort((a, b) => b.score - a.score || a.index - b.index);
+}
+
+/** ECFP4 bytes of `smiles`; a ChemError names `field`. */
+function fingerprint(field: string, smiles: string): Uint8Array {
+  try {
+    return withMol(smiles, ecfp4Bytes);
+  } catch (error) {
+    if (!(error instanceof ChemError)) throw error;
+    throw new ChemError(error.code, `${field}: ${error.message}`, { ...error.details, field });
+  }
+}
+
+/** ECFP4 bytes of a query molecule, computed once and compared with many by {@link similarityTo}. */
+export function queryFingerprint(smiles: string): Uint8Array {
+  return withMol(smiles, ecfp4Bytes);
+}
+
+/**
+ * Tanimoto similarity of a query's fingerprint `a` to `smiles`, as `tanimoto(query, smiles)` of
+ * src/chem/fingerprint.ts answers it.
+ */
+export function similarityTo(a: Uint8Array, smiles: string): Similarity {
+  const b = withMol(smiles, ecfp4Bytes);
+  const both = a.map((x, i) => x & b[i]!);
+  return {
+    similarity: tanimotoBytes(a, b),
+    common_bits: popcount(both),
+    bits_a: popcount(a),
+    bits_b: popcount(b),
+  };
+}
