@@ -65,14 +65,14 @@ await time("SVG, 10 drugs, PAINS and Brenk alerts", async () => {
   for (const smiles of TEN) await draw({ smiles, highlight: "alerts" });
 });
 await time("grid of 12, SVG (250 × 200 px per molecule)", async () => {
-  sizes.gridSvg = (await draw({ grid: TWELVE, width: 250, height: 200 })).picture.length;
+  sizes.gridSvg = (await draw({ smiles: TWELVE, width: 250, height: 200 })).picture.length;
 });
 await time("grid of 12, PNG (1000 × 600 px)", async () => {
-  sizes.gridPng = (await draw({ grid: TWELVE, width: 250, height: 200, format: "png" })).picture.length;
+  sizes.gridPng = (await draw({ smiles: TWELVE, width: 250, height: 200, format: "png" })).picture.length;
 });
 await time("grid of 16, PNG, 500 × 500 px each (2000 × 2000 px)", async () => {
   const grid = DRUGS50.slice(0, 16).map((d) => d.smiles);
-  sizes.largest = (await draw({ grid, width: 500, height: 500, format: "png" })).picture.length;
+  sizes.largest = (await draw({ smiles: grid, width: 500, height: 500, format: "png" })).picture.length;
 });
 const perDrug = Object.entries(figures).filter(([k]) => k.includes("10 drugs"));
 console.log(

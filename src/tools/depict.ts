@@ -1,79 +1,61 @@
 import * as v from "valibot";
 import {
   depict,
-  DEPICT_MAX_HEAVY_ATOMS,
   DEPICT_MAX_SIDE,
   DEPICT_MIN_SIDE,
   depictGrid,
   type Depiction,
   GRID_MAX,
-  GRID_MAX_HEAVY_ATOMS,
   GRID_MAX_SIDE,
   type HighlightSource,
 } from "../chem/depict.ts";
-import { MCS_MAX_HEAVY_ATOMS } from "../chem/mcs.ts";
 import { svgToPng, toBase64 } from "../chem/raster.ts";
-import { count, smilesArg, smilesString } from "./common.ts";
+import { count, smilesString } from "./common.ts";
 import { defineContentTool, LOCAL_COMPUTATION } from "./tool.ts";
 
-/** Longest legend of a grid cell, characters. */
-export const LEGEND_MAX = 60;
-
-const side = (what: string, fallback: number) =>
+const side = (fallback: number) =>
   v.optional(
     v.pipe(
       v.number(),
       v.integer(),
       v.minValue(DEPICT_MIN_SIDE),
       v.maxValue(DEPICT_MAX_SIDE),
-      v.description(`${what} of one molecule, px (in a grid ≤ ${GRID_MAX_SIDE}).`),
+      v.description("px."),
     ),
     fallback,
   );
 
 const indices = (what: string) => v.pipe(v.array(v.number()), v.description(what));
 
+// One argument for one molecule or a grid, so the schema can require it: "exactly one of smiles and grid" has no
+// JSON Schema a model API accepts at the top of a tool's input (docs/decisions.md).
 const input = v.pipe(
   v.strictObject({
-    smiles: v.optional(smilesArg("Molecule as SMILES (or grid).")),
-    grid: v.optional(
-      v.pipe(
-        v.array(smilesString),
-        v.minLength(1),
-        v.maxLength(GRID_MAX),
-        v.description(`Up to ${GRID_MAX} SMILES drawn as one grid picture, 4 per row.`),
-      ),
-    ),
-    legends: v.optional(
-      v.pipe(
-        v.array(v.pipe(v.string(), v.maxLength(LEGEND_MAX))),
-        v.maxLength(GRID_MAX),
-        v.description("Caption per grid molecule (default: its 0-based position)."),
-      ),
+    smiles: v.pipe(
+      v.union([
+        smilesString,
+        v.pipe(v.array(smilesString), v.minLength(1), v.maxLength(GRID_MAX)),
+      ]),
+      v.description("SMILES, or a list (grid)."),
+      v.examples(["CCO"]),
     ),
     highlight: v.optional(
       v.pipe(
         v.picklist(["smarts", "alerts", "mcs"]),
-        v.description("What to highlight (smarts: given smarts)."),
+        v.description("alerts: PAINS/Brenk."),
       ),
     ),
     smarts: v.optional(
-      v.pipe(v.string(), v.minLength(1), v.maxLength(5000), v.description("SMARTS pattern.")),
+      v.pipe(v.string(), v.minLength(1), v.maxLength(5000), v.description("To highlight.")),
     ),
-    mcs_with: v.optional(smilesArg("Second molecule for highlight mcs.")),
-    format: v.optional(v.picklist(["svg", "png"]), "svg"),
-    width: side("Width", 300),
-    height: side("Height", 250),
-    atom_indices: v.optional(v.pipe(v.boolean(), v.description("Label atoms with their indices.")), false),
+    mcs_with: v.optional(v.pipe(smilesString, v.description("For mcs."))),
+    format: v.optional(v.pipe(v.picklist(["svg", "png"]), v.description("png: image.")), "svg"),
+    width: side(300),
+    height: side(250),
   }),
-  v.check((a) => (a.smiles === undefined) !== (a.grid === undefined), "Give exactly one of smiles and grid."),
   v.check(
-    (a) => a.grid === undefined || Math.max(a.width, a.height) <= GRID_MAX_SIDE,
+    (a) => !Array.isArray(a.smiles) || Math.max(a.width, a.height) <= GRID_MAX_SIDE,
     `In a grid, width and height are at most ${GRID_MAX_SIDE} px each.`,
-  ),
-  v.check(
-    (a) => a.legends === undefined || a.legends.length === a.grid?.length,
-    "legends needs grid, with one legend per molecule.",
   ),
   v.check(
     (a) => (a.smarts !== undefined) === ((a.highlight ?? (a.smarts ? "smarts" : undefined)) === "smarts"),
@@ -86,7 +68,7 @@ const input = v.pipe(
 );
 
 const output = v.object({
-  format: v.picklist(["svg", "png"]),
+  format: v.pipe(v.picklist(["svg", "png"]), v.description("Picture format.")),
   width: count("Picture width, px."),
   height: count("Picture height, px."),
   molecules: v.pipe(
@@ -122,15 +104,11 @@ function sourceOf(
 /** `depict`: a 2D picture of one molecule or a grid, with highlights, as SVG or PNG. */
 export const depictTool = defineContentTool({
   name: "depict",
-  title: "Molecule picture",
+  title: "Depiction",
   annotations: LOCAL_COMPUTATION,
   description:
-    `Draw a molecule, or a grid of up to ${GRID_MAX} (grid, legends), in 2D with RDKit as SVG text (default) or ` +
-    "a PNG image, highlighting atoms and bonds: smarts (every match), highlight alerts (the PAINS and Brenk " +
-    "alerts it raises) or highlight mcs (maximum common substructure with mcs_with). The result lists each " +
-    "molecule's highlighted atom and bond indices and why, for readers who cannot see the picture. Errors: " +
-    `INVALID_SMILES, INVALID_SMARTS, MOLECULE_TOO_LARGE (> ${DEPICT_MAX_HEAVY_ATOMS} heavy atoms, ` +
-    `${MCS_MAX_HEAVY_ATOMS} with mcs, ${GRID_MAX_HEAVY_ATOMS} in a grid).`,
+    "2D picture (SVG or PNG) of a molecule or a grid, with highlights; lists highlighted atoms, bonds, why. " +
+    "Errors: INVALID_SMILES, INVALID_SMARTS, MOLECULE_TOO_LARGE.",
   input,
   output,
   run: async (args): Promise<Drawn> => {
@@ -138,14 +116,13 @@ export const depictTool = defineContentTool({
       width: args.width,
       height: args.height,
       highlight: sourceOf(args),
-      atomIndices: args.atom_indices,
     };
-    const drawn: Depiction = args.grid
+    const drawn: Depiction = Array.isArray(args.smiles)
       ? depictGrid(
-        args.grid.map((smiles, i) => ({ smiles, legend: args.legends?.[i] ?? String(i) })),
+        args.smiles.map((smiles, i) => ({ smiles, legend: String(i) })),
         options,
       )
-      : depict(args.smiles!, options);
+      : depict(args.smiles, options);
     const picture = args.format === "png" ? toBase64(await svgToPng(drawn.svg)) : drawn.svg;
     return {
       format: args.format,

@@ -58,7 +58,7 @@ test(
       );
 
       const grid = Array.from({ length: 12 }, (_, i) => `c1ccccc1${"C".repeat(i)}O`);
-      const picture = await call({ grid, format: "png", width: 200, height: 150 });
+      const picture = await call({ smiles: grid, format: "png", width: 200, height: 150 });
       const cells = decodePng(new Uint8Array(Buffer.from(picture.content[0]!.data!, "base64")));
       assert.deepEqual([cells.width, cells.height], [800, 450]);
       assert.equal(picture.structuredContent.molecules.length, 12);

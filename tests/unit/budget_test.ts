@@ -29,6 +29,7 @@ import {
 } from "../helpers/budget.ts";
 import { toolRegistry } from "../../src/create_server.ts";
 import { ALL_TOOLS, TOOLS } from "../../src/tools/registry.ts";
+import { EXTRA_TOOLS } from "../../src/tools/extras.ts";
 
 await loadTestRDKit();
 after(useLocalNameLookup());
@@ -42,6 +43,16 @@ test("default tools/list: the spec's twenty, model-facing part ≤ 20,000 charac
     `model-facing tools/list is ${list.modelFacing.length} characters`,
   );
   assert.ok(list.whole.length <= LIST_BUDGETS.whole, `tools/list is ${list.whole.length} characters`);
+});
+
+test("depict, run_reaction and convert: each listing (name, title, description, inputSchema) ≤ 1,000 characters", async () => {
+  const three = EXTRA_TOOLS.filter((tool) => ["depict", "run_reaction", "convert"].includes(tool.name));
+  const list = JSON.parse((await toolsListText(connection(three))).modelFacing) as { name: string }[];
+  assert.equal(list.length, 3);
+  const over = list.map((tool) => [tool.name, JSON.stringify(tool).length] as const).filter(([, n]) =>
+    n > 1_000
+  );
+  assert.deepEqual(over, [], "extra tools over 1,000 model-facing characters");
 });
 
 test("descriptions give author–year, not DOIs, and name the error codes the tool can return", () => {

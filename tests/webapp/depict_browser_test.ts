@@ -51,8 +51,7 @@ after(async () => {
 const drugs = DRUGS50.slice(0, 12);
 const draw = async (format: "svg" | "png") =>
   await depictTool.run(v.parse(depictTool.input, {
-    grid: drugs.map((d) => d.smiles),
-    legends: drugs.map((d) => d.name),
+    smiles: drugs.map((d) => d.smiles),
     highlight: "alerts",
     format,
     width: 250,
