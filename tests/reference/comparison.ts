@@ -32,6 +32,8 @@ export interface Comparison {
 export interface ComparisonSuite {
   /** Short name, e.g. `properties`. */
   readonly name: string;
+  /** What the suite compares on, when the heading and the validation set do not say it (one paragraph). */
+  readonly description?: () => string;
   /** Computes every row (no assertions). */
   run(): Promise<readonly Comparison[]>;
 }
