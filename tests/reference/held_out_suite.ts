@@ -76,8 +76,8 @@ function planarNitrogen(theirs: Theirs, ours: Ours): KnownDifference {
     reason:
       "RDKit 2022.09's Chem.FindMolChiralCenters(includeUnassigned=True), which sascorer.py uses for the stereo " +
       "penalty, counts a three-connected N as a possible centre even where it is planar: a lactam N at a ring " +
-      "fusion (the case reported in rdkit/rdkit#7434), an N-aryl oxaziridine or an aziridine N bonded to an imine " +
-      "N. rdkit/rdkit#7446 (May 2024, fixing #7434) lets a three-connected N be stereogenic only when it is sp3 " +
+      "fusion (rdkit/rdkit#7434's macrocyclic lactam `O=C1CCCCC[C@@H]2CN1CCO2` scores 4.3229 in RDKit 2022.09, " +
+      "4.0791 in ours), an N-aryl oxaziridine, an aziridine N bonded to an imine N. rdkit/rdkit#7446 (May 2024, fixing #7434) lets a three-connected N be stereogenic only when it is sp3 " +
       "and has no conjugated bond; an aromatic N (an indole N at a ring fusion, an imidazolium N) is planar too, " +
       "as for the validation set's molecules bound to metals. For each molecule left out, RDKit 2022.09's sascorer.py with exactly those atoms removed from its " +
       "stereo count gives our score and our count (held_out.json `sa_planar`, `planar_centres`).",
@@ -130,25 +130,26 @@ function symmetricRings(theirs: Theirs, ours: Ours): KnownDifference {
   };
 }
 
-const BRIDGEHEAD_N_REASON =
-  "Our RDKit does not take a three-connected sp3 N at the bridgehead of a bicyclic or cage amine (quinuclidine, " +
-  "bispidine, 1-azabicyclo[3.2.2]nonane) for a stereocentre in some molecules where RDKit 2022.09 does: our " +
-  "canonical SMILES leaves out the N's tag (quinine: RDKit 2022.09 " +
-  "`C=C[C@H]1C[N@@]2CC[C@H]1C[C@H]2[C@H](O)c1ccnc2ccc(OC)cc12`, ours the same without `@@` on the N) and " +
-  "sascorer's stereo count is lower. It is not rdkit/rdkit#7446's rule (these N are sp3 and have no conjugated " +
-  "bond); the RDKit change behind it was not found in RDKit's tracker. In a small bicycle the N cannot invert, " +
-  "so its configuration is fixed by the rings and the tag does not tell stereoisomers apart (RDKit 2022.09's " +
-  "enumerator makes 'isomers' of a bispidine cage that differ only at the N, which ours writes as one SMILES). " +
-  "For each molecule left out: every tag ours lacks is an `[N@]` or `[N@@]` (three-connected, no H, no " +
-  "charge) and RDKit 2022.09's SMILES with those tags removed, canonicalised by our RDKit, is ours; for the SA " +
-  "score, RDKit 2022.09 counts more centres than ours, at most as many more as it has three-connected N centres " +
-  "outside rdkit#7446's planar ones (held_out.json `n3_centres` − `planar_centres`), and its score with our " +
-  "count in sascorer's stereo penalty, log10(centres + 1), is ours.";
+const RING_NITROGEN_REASON =
+  "Our RDKit drops the tetrahedral tag of a three-connected sp3 N in a ring system where RDKit 2022.09 keeps " +
+  "it: the bridgehead N of a bicyclic or cage amine (quinine: RDKit 2022.09 " +
+  "`C=C[C@H]1C[N@@]2CC[C@H]1C[C@H]2[C@H](O)c1ccnc2ccc(OC)cc12`, ours the same without `@@` on the N; a " +
+  "bispidine; P–N cages) and the N of an aziridine or oxaziridine (`C[N@]1C[C@H]1C` and `C[N@@]1C[C@H]1C` " +
+  "are both `C[C@@H]1CN1C` in ours). Its SA score counts fewer stereocentres for some of these cages. It is " +
+  "not rdkit/rdkit#7446's rule (these N are sp3 and unconjugated), toggling MinimalLib's legacy stereo perception does " +
+  "not change it, and the RDKit change behind it was not found in RDKit's tracker. A bridgehead N in a small " +
+  "bicycle cannot invert, so its tag adds nothing; an oxaziridine's or N-haloaziridine's N is configurationally " +
+  "stable, so for those ours names two invertomers alike. For each molecule left out: every tag ours lacks is " +
+  "an `[N@]` or `[N@@]` (three-connected, no H, no charge) and RDKit 2022.09's SMILES with those tags " +
+  "removed, canonicalised by our RDKit, is ours; for the SA score, RDKit 2022.09 counts more centres than ours, " +
+  "at most as many more as it has three-connected N centres outside rdkit#7446's planar ones (held_out.json " +
+  "`n3_centres` − `planar_centres`), and its score with our count in sascorer's stereo penalty, " +
+  "log10(centres + 1), is ours.";
 
-/** Our canonical SMILES lacks a bridgehead N's tetrahedral tag that RDKit 2022.09 writes. */
+/** Our canonical SMILES lacks a ring N's tetrahedral tag that RDKit 2022.09 writes. */
 function nitrogenTagDropped(theirs: Theirs, ours: Ours): KnownDifference {
   return {
-    reason: BRIDGEHEAD_N_REASON,
+    reason: RING_NITROGEN_REASON,
     explained: (id) => {
       const t = theirs.get(id)!.canonical;
       const o = ours.get(id)?.canonical;
@@ -180,7 +181,7 @@ function raws(score: number): number[] {
  */
 function nitrogenCentreDropped(theirs: Theirs, ours: Ours): KnownDifference {
   return {
-    reason: BRIDGEHEAD_N_REASON,
+    reason: RING_NITROGEN_REASON,
     explained: (id) => {
       const t = theirs.get(id)!;
       const o = ours.get(id);
