@@ -197,6 +197,7 @@ function nitrogenCentreDropped(theirs: Theirs, ours: Ours): KnownDifference {
 /** The held-out suite. */
 export const heldOutSuite: ComparisonSuite = {
   name: "held-out molecules",
+  heldOut: true,
   description() {
     const p = readFixture<HeldOutFixture>("held_out.json").provenance;
     const n = (x: number) => x.toLocaleString("en-US");
