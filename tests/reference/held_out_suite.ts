@@ -77,9 +77,11 @@ function planarNitrogen(theirs: Theirs, ours: Ours): KnownDifference {
       "RDKit 2022.09's Chem.FindMolChiralCenters(includeUnassigned=True), which sascorer.py uses for the stereo " +
       "penalty, counts a three-connected N as a possible centre even where it is planar: a lactam N at a ring " +
       "fusion (rdkit/rdkit#7434's macrocyclic lactam `O=C1CCCCC[C@@H]2CN1CCO2` scores 4.3229 in RDKit 2022.09, " +
-      "4.0791 in ours), an N-aryl oxaziridine, an aziridine N bonded to an imine N. rdkit/rdkit#7446 (May 2024, fixing #7434) lets a three-connected N be stereogenic only when it is sp3 " +
+      "4.0791 in ours), an N-aryl oxaziridine, an aziridine N bonded to an imine N (held-out NIBR-87586250: " +
+      "3.4028 and 3.1590). rdkit/rdkit#7446 (May 2024, fixing #7434) lets a three-connected N be stereogenic only when it is sp3 " +
       "and has no conjugated bond; an aromatic N (an indole N at a ring fusion, an imidazolium N) is planar too, " +
-      "as for the validation set's molecules bound to metals. For each molecule left out, RDKit 2022.09's sascorer.py with exactly those atoms removed from its " +
+      "as for the validation set's molecules bound to metals (held-out WEHI-0057359, an N-acyl indole lactam: " +
+      "3.4807 and 3.0639). For each molecule left out, RDKit 2022.09's sascorer.py with exactly those atoms removed from its " +
       "stereo count gives our score and our count (held_out.json `sa_planar`, `planar_centres`).",
     explained: (id) => {
       const t = theirs.get(id)!;
@@ -94,7 +96,8 @@ function methylRotor(theirs: Theirs, ours: Ours): KnownDifference {
     reason:
       "RDKit's strict rotatable-bond SMARTS left out a bond to a terminal atom by its degree (`!D1`), so a methyl " +
       "written with hydrogen atoms in the graph, such as CD3 (`[2H]C([2H])([2H])O…`) or CT3, made its bond " +
-      "rotatable; rdkit/rdkit#9096 (February 2026) also leaves out a bond with CH3 on either side, counting " +
+      "rotatable (`[2H]C([2H])([2H])Oc1ccccc1`: RDKit 2022.09 2, ours 1; held-out NIBR-100975734, a CD3 ester: 5 " +
+      "and 4); rdkit/rdkit#9096 (February 2026) also leaves out a bond with CH3 on either side, counting " +
       "hydrogen atoms in the graph. For each molecule left out, RDKit 2022.09 counting that revised SMARTS gives " +
       "our value (held_out.json `rotb_ch3`).",
     explained: (id) => {
@@ -111,7 +114,9 @@ function symmetricRings(theirs: Theirs, ours: Ours): KnownDifference {
       "RDKit 2022.09's ring search (a modified Figueras algorithm keeping one parent per atom) misses some rings " +
       "of the same size as rings of the SSSR, which RDKit's ring information is meant to hold as well (the " +
       "symmetrised SSSR); rdkit/rdkit#9105 (February 2026, fixing #9064) changed the SSSR search so they are " +
-      "found. Ours lists more rings for cage-like and strapped macrocyclic structures, so sa_score's " +
+      "found. Ours lists more rings for cage-like and strapped macrocyclic structures (held-out WEHI-0070249: " +
+      "RDKit 2022.09 rings of 4, 6, 6, 6 atoms, ours 4, 6, 6, 6, 6; NIBR-100975469: 6 rings of 42 atoms, ours " +
+      "16), so sa_score's " +
       "counts.macrocycles can be higher; the score is the same (its macrocycle term asks only whether any ring " +
       "has more than 8 atoms). For each molecule left out, every ring size of RDKit 2022.09 is in ours and every " +
       "extra ring has a size RDKit 2022.09 already lists.",
@@ -141,7 +146,9 @@ const RING_NITROGEN_REASON =
   "bicycle cannot invert, so its tag adds nothing; an oxaziridine's or N-haloaziridine's N is configurationally " +
   "stable, so for those ours names two invertomers alike. For each molecule left out: every tag ours lacks is " +
   "an `[N@]` or `[N@@]` (three-connected, no H, no charge) and RDKit 2022.09's SMILES with those tags " +
-  "removed, canonicalised by our RDKit, is ours; for the SA score, RDKit 2022.09 counts more centres than ours, " +
+  "removed, canonicalised by our RDKit, is ours (held-out NIBR-87581750/1: RDKit 2022.09 " +
+  "`C1CCC[N@@]2O[C@@H]2CC1`, ours `C1CCCN2O[C@@H]2CC1`); for the SA score (NIBR-100975853/1: 7.8505 and 7.6575, " +
+  "8 centres and 6), RDKit 2022.09 counts more centres than ours, " +
   "at most as many more as it has three-connected N centres outside rdkit#7446's planar ones (held_out.json " +
   "`n3_centres` − `planar_centres`), and its score with our count in sascorer's stereo penalty, " +
   "log10(centres + 1), is ours.";
