@@ -32,6 +32,10 @@ export interface Comparison {
 export interface ComparisonSuite {
   /** Short name, e.g. `properties`. */
   readonly name: string;
+  /** What the suite compares on, when the heading and the validation set do not say it (one paragraph). */
+  readonly description?: () => string;
+  /** True for a suite on molecules outside the validation set: the report puts it after the others. */
+  readonly heldOut?: boolean;
   /** Computes every row (no assertions). */
   run(): Promise<readonly Comparison[]>;
 }

@@ -34,7 +34,7 @@ const NARROWED = new Set([13, 14, 15]);
  * `Chem.GetPeriodicTable().GetValenceList` reports and properties.json's provenance records) and 2026.09's
  * sanitisation refuses.
  */
-function hypervalentAlSiP(smiles: string): boolean {
+export function hypervalentAlSiP(smiles: string): boolean {
   const mol = rdkit().get_mol(smiles, JSON.stringify({ sanitize: false }));
   if (!mol) return false;
   try {
@@ -69,15 +69,18 @@ export function valenceRefusedIds(): ReadonlySet<string> {
   return refused;
 }
 
+/** {@link VALENCE_REFUSED}'s reason, shared by suites that check it on molecules outside the validation set. */
+export const VALENCE_REFUSED_REASON =
+  "RDKit 2026.09 refuses these structures at parsing (INVALID_SMILES): each has an Al, Si or P atom with " +
+  "six bonds (hexafluorosilicate, hexafluorophosphate, a tris(acetylacetonate)-like Al complex). RDKit " +
+  "2022.09's periodic table allowed those valences (Al 3/6, Si 4/6, P 3/5/7, recorded in properties.json's " +
+  "provenance); RDKit 2024.09.1 removed valence 6 for Al and Si and 7 for P, As, Sb and Bi (release notes, " +
+  "backwards-incompatible changes; rdkit/rdkit#7491). The test checks each one parses unsanitised and has such " +
+  "an atom.";
+
 /** RDKit 2026.09 refuses hexa-coordinate Al, Si and P that RDKit 2022.09 accepted, so the tools answer INVALID_SMILES. */
 export const VALENCE_REFUSED: KnownDifference = {
-  reason:
-    "RDKit 2026.09 refuses these structures at parsing (INVALID_SMILES): each has an Al, Si or P atom with " +
-    "six bonds (hexafluorosilicate, hexafluorophosphate, a tris(acetylacetonate)-like Al complex). RDKit " +
-    "2022.09's periodic table allowed those valences (Al 3/6, Si 4/6, P 3/5/7, recorded in properties.json's " +
-    "provenance); RDKit 2024.09.1 removed valence 6 for Al and Si and 7 for P, As, Sb and Bi (release notes, " +
-    "backwards-incompatible changes; rdkit/rdkit#7491). The test checks each one parses unsanitised and has such " +
-    "an atom.",
+  reason: VALENCE_REFUSED_REASON,
   explained: (id) => valenceRefusedIds().has(id),
 };
 
