@@ -32,7 +32,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import process from "node:process";
 import { childEnv, type Outcome, single, sum, verdictLines } from "./test_report.ts";
-import { runFiles, type TestFile } from "./test_files.ts";
+import { killGroup, runFiles, type TestFile } from "./test_files.ts";
 import { loadCount, startLoad } from "./load.ts";
 import { NOTICES_ENV } from "../tests/helpers/skip.ts";
 
@@ -47,31 +47,48 @@ const runs = (part: string) => only === undefined || only === part;
 const LOAD_PER_CORE = 2;
 
 /**
- * Runs a command, echoing its output as it comes, or, with `echo` false (a command running beside another),
- * keeping it for the caller to print whole.
+ * Runs a command (a static check, a build), echoing its output as it comes. Like a test file it runs in a process
+ * group of its own and is killed with it after {@link COMMAND_LIMIT_S}, exiting 124 as `timeout` does.
  */
 function run(
   cmd: string,
   args: string[],
   env: Record<string, string> = {},
-  echo = true,
 ): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...childEnv(), [NOTICES_ENV]: notices, ...env },
+      detached: true,
     });
     let out = "";
     const tee = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
       out += chunk.toString();
-      if (echo) stream.write(chunk);
+      stream.write(chunk);
     };
     child.stdout.on("data", tee(process.stdout));
     child.stderr.on("data", tee(process.stderr));
-    child.on("close", (code) => resolve({ code: code ?? 1, out }));
-    child.on("error", (error) => resolve({ code: 1, out: String(error) }));
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      console.log(`\n== killed after ${COMMAND_LIMIT_S} s: ${[cmd, ...args].join(" ")}`);
+      if (child.pid !== undefined) killGroup(child.pid);
+    }, COMMAND_LIMIT_S * 1000);
+    // Whatever it left running goes with it, so its pipes close and "close" comes.
+    child.on("exit", () => child.pid !== undefined && killGroup(child.pid));
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: killed ? 124 : code ?? 1, out });
+    });
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      resolve({ code: 1, out: String(error) });
+    });
   });
 }
+
+/** The time limit of a single command of the run (a check, a build, `npm pack`), seconds. */
+const COMMAND_LIMIT_S = 900;
 
 const deno = process.execPath;
 /** The release target this machine can build with a stand-in base binary (the CI and build machines). */

@@ -4,8 +4,8 @@
  * command, so the same suite runs against a compiled binary or an installed npm package; `CHEM_MCP_SERVER_CWD`
  * sets its working directory (e.g. one with no node_modules).
  *
- * Every process started here is owned by the test that started it ({@link owned}): stopped when that test ends,
- * passed or failed, so a failed assertion never leaves a server holding the test runner open.
+ * Every process started here is owned by the test file that started it ({@link owned}): stopped when its tests
+ * end, passed or failed, so a failed assertion never leaves a server holding the test runner open.
  */
 import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { after } from "node:test";
@@ -78,12 +78,25 @@ export function stopProcess(child: ChildProcess, group = false): Promise<void> {
   });
 }
 
+/** Processes started through {@link owned} that have not exited yet, with whether each leads its own group. */
+const running = new Map<ChildProcess, boolean>();
+
+// Registered when this module loads, at the top of a test file, so the hook is the file's: it runs when the
+// file's tests have ended, after failures too. (Registered inside a test instead, Node would run it as soon as
+// a `before` hook that started a server returned.)
+if (IN_TEST_RUNNER) {
+  after(() => Promise.all([...running].map(([child, group]) => stopProcess(child, group))).then(() => {}));
+}
+
 /**
- * Makes the running test own `child`: it is stopped when that test ends (Node; Deno runs the hook when the file's
- * tests end), whatever happened, unless it ended first. Outside a test runner it is returned as it is.
+ * Makes the test file own `child`: whatever is still running when the file's tests end, passed or failed, is
+ * stopped then, so a test that failed before its own `close()` cannot keep the test runner waiting. Outside a
+ * test runner it is returned as it is.
  */
 export function owned<T extends ChildProcess>(child: T, group = false): T {
-  if (IN_TEST_RUNNER) after(() => stopProcess(child, group));
+  if (!IN_TEST_RUNNER) return child;
+  running.set(child, group);
+  child.once("exit", () => running.delete(child));
   return child;
 }
 
