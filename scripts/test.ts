@@ -20,9 +20,9 @@
  * Every test file runs in a runner process of its own with a time limit (scripts/test_files.ts): at the limit it
  * is killed with whatever it started and named in the verdict as timed out; a line is printed as each file ends.
  *
- * Usage: deno run -A scripts/test.ts [--only deno|node|artifacts|docs|loaded] [--files <part>,<part>…]
- *   [--file-limit <seconds>]
- *   --only loaded   the static checks, then only Deno's server suites beside the CPU-bound programs
+ * Usage: deno run -A scripts/test.ts [--only <part>,<part>…] [--files <part>,<part>…] [--file-limit <seconds>]
+ *   --only          the static checks, then only these parts: deno, node, artifacts, docs, loaded (Deno's server
+ *                   suites beside the CPU-bound programs, which `deno` includes)
  *   --files         only the test files whose path contains one of the parts
  *   --file-limit    one time limit for every test file, instead of each kind's own
  */
@@ -42,7 +42,7 @@ function option(name: string): string | undefined {
   return at < 0 ? undefined : process.argv[at + 1];
 }
 const only = option("--only");
-const runs = (part: string) => only === undefined || only === part;
+const runs = (part: string) => only === undefined || only.split(",").includes(part);
 /** CPU-bound programs per core beside the loaded stage: the busy machine of docs/decisions.md. */
 const LOAD_PER_CORE = 2;
 

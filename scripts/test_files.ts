@@ -153,6 +153,8 @@ export async function runFiles(files: readonly TestFile[], options: RunOptions):
   const echo = options.concurrency <= 1;
   const running = new Map<string, number>();
   const quietMs = (options.quietS ?? 60) * 1000;
+  // The stage's title was just printed (output that did not pass through here).
+  lastOutput = performance.now();
   const watch = setInterval(() => {
     if (performance.now() - lastOutput < quietMs || running.size === 0) return;
     const now = performance.now();
