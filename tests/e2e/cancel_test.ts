@@ -15,11 +15,10 @@ type Dialect = "modern" | "legacy";
 /** Makes a `tools/call` request in the server's dialect. */
 type Call = (name: string, args: Record<string, unknown>) => Record<string, unknown>;
 
-/** A one-worker server, its request maker, and a wait until its worker is warm. */
+/** A one-worker server and its request maker. */
 interface Server {
   readonly client: LineClient;
   readonly call: Call;
-  readonly warm: () => Promise<void>;
 }
 
 /** A one-worker server whose worker is up, spoken to in `dialect`, and the request maker for that dialect. */
@@ -34,18 +33,19 @@ async function oneWorkerServer(dialect: Dialect): Promise<Server> {
     client.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized", params: {} })}\n`);
   }
   await client.request(call("canonical_smiles", { smiles: "C" }), 60_000);
-  const server = { client, call, warm: () => warm(client, call) };
-  await server.warm();
-  return server;
+  await warm(client, call);
+  return { client, call };
 }
 
 /**
  * Waits until a pooled call no longer meets a warm-up call: a fresh worker makes its warm-up calls after its
- * first pooled answer, one between any two calls, and the bound is about the cancel.
+ * first pooled answer, one between any two calls, and the bound is about the cancel. At most 10 s: on a loaded
+ * machine no call may come in under 50 ms, and the baselines are measured under the same conditions.
  */
 async function warm(client: LineClient, call: Call): Promise<void> {
   await client.request(call("calc_properties", { smiles: "C" }), 60_000);
-  for (let tries = 0; tries < 100; tries++) {
+  const until = performance.now() + 10_000;
+  for (let tries = 0; tries < 100 && performance.now() < until; tries++) {
     const started = performance.now();
     await client.request(call("calc_properties", { smiles: "C" }), 60_000);
     if (performance.now() - started < 50) break;
@@ -73,7 +73,6 @@ async function replacementMs(server: Server): Promise<number> {
   await client.request(limited, 60_000);
   const { ms, reply } = await timed(client, call("calc_properties", { smiles: "CCO" }));
   assert.equal(molecularWeight(reply), 46.069);
-  await server.warm();
   return ms;
 }
 
@@ -84,6 +83,7 @@ async function chunkMs(server: Server, list: string[]): Promise<number> {
 
 /** The molecular weight a calc_properties answer gives, in either dialect. */
 function molecularWeight(reply: Record<string, unknown>): number {
+  assert.ok(reply.result, `a result, not ${JSON.stringify(reply).slice(0, 300)}`);
   const result = reply.result as {
     structuredContent?: { molecular_weight: number };
     content: { text: string }[];
