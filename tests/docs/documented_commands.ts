@@ -189,12 +189,15 @@ interface Finished {
   stderr: string;
 }
 
-/** Runs a shell command line to completion, in the copy unless `cwd` says (stdin from `input`, or closed). */
+/**
+ * Runs a shell command line to completion, in the copy unless `cwd` says (stdin from `input`, or closed). The
+ * default limit only catches a hang: `deno task validation` took over 5 min beside other work on two cores.
+ */
 function run(
   command: string,
   input = "",
   extraEnv: Record<string, string> = {},
-  timeoutMs = 300_000,
+  timeoutMs = 900_000,
   cwd = copy,
 ) {
   return new Promise<Finished>((resolve) => {
