@@ -337,25 +337,25 @@ test("files run to their end or their limit: a hung file is killed with what it 
     const outcome = await runFiles([
       // Hangs for ever, with a child of its own that would hold the pipes open.
       fakeFile(
-        "hangs_test.js",
+        "stand-in/hangs_test.js",
         `require("node:child_process").spawn("sleep", ["300"], { stdio: "inherit" }); setInterval(() => {}, 1000);`,
         2,
       ),
       // Exits at once, leaving a child that holds its stdout: the file is done when the runner is.
       fakeFile(
-        "leaves_test.js",
+        "stand-in/leaves_test.js",
         `require("node:child_process").spawn("sleep", ["300"], { stdio: "inherit" }).unref(); process.exitCode = 3;`,
         60,
       ),
-      fakeFile("passes_test.js", "", 60),
+      fakeFile("stand-in/passes_test.js", "", 60),
     ], {
       concurrency: 2,
       env: childEnv(process.env, false),
       reportPath: () => join(dir, `r${++reports}.xml`),
     });
     assert.deepEqual(outcome.failures, [
-      "fake › hangs_test.js: timed out after 2 s (killed with everything it started)",
-      "fake › leaves_test.js: exit 3 before any test reported (see above)",
+      "fake › stand-in/hangs_test.js: timed out after 2 s (killed with everything it started)",
+      "fake › stand-in/leaves_test.js: exit 3 before any test reported (see above)",
     ]);
     const seconds = (performance.now() - started) / 1000;
     assert.ok(seconds < 30, `the run ended ${seconds.toFixed(1)} s after it started, not after the sleeps`);
