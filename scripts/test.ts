@@ -122,8 +122,8 @@ const LIVE_SUITES = ["e2e", "adversarial", "webapp"];
 const LOADED_SUITES = ["e2e", "adversarial"];
 
 /**
- * Each test file's time limit, seconds, after which it is killed and named in the verdict as timed out. About
- * four times the longest file of its kind on a 2-core machine with other work on it (docs/decisions.md);
+ * Each test file's time limit, seconds, after which it is killed and named in the verdict as timed out. At least
+ * 2.5 times the longest file of its kind on a 2-core machine with other work on it (docs/decisions.md);
  * `--file-limit <s>` sets one limit for every file.
  */
 const LIMIT_S = { inProcess: 600, live: 600, docs: 1800 } as const;
