@@ -31,7 +31,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writ
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import process from "node:process";
-import { childEnv, type Outcome, single, sum, verdictLines } from "./test_report.ts";
+import { childEnv, type Outcome, single, stillRunningLine, sum, verdictLines } from "./test_report.ts";
 import { killGroup, runFiles, type TestFile } from "./test_files.ts";
 import { loadCount, startLoad } from "./load.ts";
 import { NOTICES_ENV } from "../tests/helpers/skip.ts";
@@ -62,10 +62,19 @@ function run(
       detached: true,
     });
     let out = "";
+    let lastOutput = performance.now();
+    const started = lastOutput;
     const tee = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
       out += chunk.toString();
+      lastOutput = performance.now();
       stream.write(chunk);
     };
+    // As for test files: a line after each minute without output, so no check or build is silent for long.
+    const watch = setInterval(() => {
+      if (performance.now() - lastOutput < 60_000) return;
+      lastOutput = performance.now();
+      console.log(stillRunningLine([[[cmd, ...args].join(" "), (lastOutput - started) / 1000]]));
+    }, 1000);
     child.stdout.on("data", tee(process.stdout));
     child.stderr.on("data", tee(process.stderr));
     let killed = false;
@@ -78,10 +87,12 @@ function run(
     child.on("exit", () => child.pid !== undefined && killGroup(child.pid));
     child.on("close", (code) => {
       clearTimeout(timer);
+      clearInterval(watch);
       resolve({ code: killed ? 124 : code ?? 1, out });
     });
     child.on("error", (error) => {
       clearTimeout(timer);
+      clearInterval(watch);
       resolve({ code: 1, out: String(error) });
     });
   });
