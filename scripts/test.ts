@@ -5,8 +5,10 @@
  *   1. static checks: deno fmt --check, deno lint, deno check, deno publish --dry-run, tsc and the esbuild
  *      bundles of the Node entries (the Node build)
  *   2. the whole suite under Deno (`deno test`) and the same suite under Node (`node --test` on the tsc output):
- *      first the in-process suites (unit, reference) of both runtimes side by side, one process each, then the
- *      suites that start servers and time their answers (e2e, adversarial, webapp), one runtime at a time
+ *      first the in-process suites (unit, reference) of both runtimes side by side, then the suites that start
+ *      servers and time their answers one file at a time: Deno's server suites (e2e, adversarial) beside
+ *      CPU-bound programs, two per core (scripts/load.ts), as on a busy machine; Deno's webapp suite; Node's
+ *      e2e, adversarial and webapp suites
  *   4. the end-to-end suites (stdio, SDK clients, HTTP) against the shipped artefacts: the single-executable
  *      binary run from a directory with no node_modules, and the npm tarball installed into an empty project and
  *      started with `npx chem-mcp`; the MCP Bundle built, unpacked and served as its manifest says
@@ -15,45 +17,89 @@
  *      (tests/docs/documented_commands.ts, once: the commands are the subject, not the runtime), beside the
  *      in-process suites of step 2
  *
- * Usage: deno run -A scripts/test.ts [--only deno|node|artifacts|docs]
+ * Every test file runs in a runner process of its own with a time limit (scripts/test_files.ts): at the limit it
+ * is killed with whatever it started and named in the verdict as timed out; a line is printed as each file ends.
+ *
+ * Usage: deno run -A scripts/test.ts [--only <part>,<part>…] [--files <part>,<part>…] [--file-limit <seconds>]
+ *   --only          the static checks, then only these parts: deno, node, artifacts, docs, loaded (Deno's server
+ *                   suites beside the CPU-bound programs, which `deno` includes)
+ *   --files         only the test files whose path contains one of the parts
+ *   --file-limit    one time limit for every test file, instead of each kind's own
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import process from "node:process";
-import { childEnv, junitOutcome, type Outcome, single, sum, verdictLines } from "./test_report.ts";
+import { childEnv, type Outcome, single, stillRunningLine, sum, verdictLines } from "./test_report.ts";
+import { killGroup, runFiles, type TestFile } from "./test_files.ts";
+import { loadCount, startLoad } from "./load.ts";
 import { NOTICES_ENV } from "../tests/helpers/skip.ts";
 
-const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
-const runs = (part: string) => only === undefined || only === part;
+/** The value after a command-line option, if the option is given. */
+function option(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at < 0 ? undefined : process.argv[at + 1];
+}
+const only = option("--only");
+const runs = (part: string) => only === undefined || only.split(",").includes(part);
+/** CPU-bound programs per core beside the loaded stage: the busy machine of docs/decisions.md. */
+const LOAD_PER_CORE = 2;
 
 /**
- * Runs a command, echoing its output as it comes, or, with `echo` false (a command running beside another),
- * keeping it for the caller to print whole.
+ * Runs a command (a static check, a build), echoing its output as it comes. Like a test file it runs in a process
+ * group of its own and is killed with it after {@link COMMAND_LIMIT_S}, exiting 124 as `timeout` does.
  */
 function run(
   cmd: string,
   args: string[],
   env: Record<string, string> = {},
-  echo = true,
 ): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...childEnv(), [NOTICES_ENV]: notices, ...env },
+      detached: true,
     });
     let out = "";
+    let lastOutput = performance.now();
+    const started = lastOutput;
     const tee = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
       out += chunk.toString();
-      if (echo) stream.write(chunk);
+      lastOutput = performance.now();
+      stream.write(chunk);
     };
+    // As for test files: a line after each minute without output, so no check or build is silent for long.
+    const watch = setInterval(() => {
+      if (performance.now() - lastOutput < 60_000) return;
+      lastOutput = performance.now();
+      console.log(stillRunningLine([[[cmd, ...args].join(" "), (lastOutput - started) / 1000]]));
+    }, 1000);
     child.stdout.on("data", tee(process.stdout));
     child.stderr.on("data", tee(process.stderr));
-    child.on("close", (code) => resolve({ code: code ?? 1, out }));
-    child.on("error", (error) => resolve({ code: 1, out: String(error) }));
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      console.log(`\n== killed after ${COMMAND_LIMIT_S} s: ${[cmd, ...args].join(" ")}`);
+      if (child.pid !== undefined) killGroup(child.pid);
+    }, COMMAND_LIMIT_S * 1000);
+    // Whatever it left running goes with it, so its pipes close and "close" comes.
+    child.on("exit", () => child.pid !== undefined && killGroup(child.pid));
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      clearInterval(watch);
+      resolve({ code: killed ? 124 : code ?? 1, out });
+    });
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      clearInterval(watch);
+      resolve({ code: 1, out: String(error) });
+    });
   });
 }
+
+/** The time limit of a single command of the run (a check, a build, `npm pack`), seconds. */
+const COMMAND_LIMIT_S = 900;
 
 const deno = process.execPath;
 /** The release target this machine can build with a stand-in base binary (the CI and build machines). */
@@ -81,8 +127,22 @@ mkdirSync(notices);
  * runtime's run of them can share the two cores with the other's.
  */
 const IN_PROCESS_SUITES = ["unit", "reference"];
-/** Suites that start servers, workers and browsers and time their answers: one runtime at a time. */
+/** Suites that start servers, workers and browsers and time their answers: one file at a time. */
 const LIVE_SUITES = ["e2e", "adversarial", "webapp"];
+/** The live suites that run with the background load (scripts/load.ts): the server suites. */
+const LOADED_SUITES = ["e2e", "adversarial"];
+
+/**
+ * Each test file's time limit, seconds, after which it is killed and named in the verdict as timed out. At least
+ * 2.5 times the longest file of its kind on a 2-core machine with other work on it (docs/decisions.md);
+ * `--file-limit <s>` sets one limit for every file.
+ */
+const LIMIT_S = { inProcess: 600, live: 600, docs: 1800 } as const;
+const limitOverride = option("--file-limit");
+const limit = (kind: keyof typeof LIMIT_S): number =>
+  limitOverride === undefined ? LIMIT_S[kind] : Number(limitOverride);
+/** `--files a,b`: only the test files whose path contains one of these. */
+const fileFilter = option("--files")?.split(",").filter(Boolean);
 
 /** Test directories in neither list: their tests would not run, so the run fails naming them. */
 function unlistedSuites(): string[] {
@@ -93,80 +153,102 @@ function unlistedSuites(): string[] {
     .map((entry) => `tests/${entry.name}/`);
 }
 
-/** A suite run's outcome, with its output when it was kept rather than echoed. */
-type SuiteRun = Promise<{ outcome: Outcome; out: string }>;
-
-async function denoTests(title: string, paths: string[], echo = true): SuiteRun {
-  if (echo) console.log(`\n== ${title}`);
-  const report = reportPath();
-  const { code, out } = await run(deno, ["test", "-A", `--junit-path=${report}`, ...paths], {}, echo);
-  return { outcome: junitOutcome(title, report, code, out), out: `\n== ${title}\n${out}` };
+/** The test files (`*_test.ts` or, under dist/, `*_test.js`) of the suites under `root`, sorted, filtered. */
+function suiteFiles(root: string, suites: string[]): string[] {
+  const ending = root.startsWith("dist/") ? "_test.js" : "_test.ts";
+  return suites.flatMap((suite) => {
+    const dir = `${root}${suite}`;
+    if (!existsSync(dir)) return [];
+    return (readdirSync(dir, { recursive: true }) as string[])
+      .filter((file) => file.endsWith(ending))
+      .sort()
+      .map((file) => `${dir}/${file}`);
+  }).filter(selected);
 }
 
-async function nodeTests(
-  title: string,
-  paths: string[],
-  env: Record<string, string> = {},
-  echo = true,
-): SuiteRun {
-  if (echo) console.log(`\n== ${title}`);
-  const report = reportPath();
-  // spec for the reader (no TAP diagnostics), junit for the names in the verdict.
-  const reporters = ["--test-reporter=spec", "--test-reporter-destination=stdout"];
-  const junit = ["--test-reporter=junit", `--test-reporter-destination=${report}`];
-  const { code, out } = await run(
-    "node",
-    ["--test", "--test-concurrency=1", ...reporters, ...junit, ...paths],
+/** Whether `--files` (when given) selects a test file. */
+const selected = (file: string): boolean => !fileFilter || fileFilter.some((part) => file.includes(part));
+const DOCUMENTED_COMMANDS = "tests/docs/documented_commands.ts";
+
+/**
+ * A file run by `deno test`. Without type checking: the static checks' `deno check .` has checked every file, and
+ * checking again per file would cost a second or two each.
+ */
+function denoFile(stage: string, path: string, limitS: number, env: Record<string, string> = {}): TestFile {
+  return {
+    stage,
+    runtime: "deno",
+    path,
+    limitS,
     env,
-    echo,
-  );
-  return { outcome: junitOutcome(title, report, code), out: `\n== ${title}\n${out}` };
+    command: (report) => [deno, ["test", "-A", "--no-check", `--junit-path=${report}`, path]],
+  };
 }
 
-/** The suites' directories under `root` that exist and hold files. */
-function suiteDirs(root: string, suites: string[]): string[] {
-  return suites.map((suite) => `${root}${suite}/`).filter((dir) =>
-    existsSync(dir) && readdirSync(dir).length > 0
-  );
+/** A file run by `node --test`: spec for the reader (no TAP diagnostics), junit for the names in the verdict. */
+function nodeFile(stage: string, path: string, limitS: number, env: Record<string, string> = {}): TestFile {
+  return {
+    stage,
+    runtime: "node",
+    path,
+    limitS,
+    env,
+    command: (report) => ["node", [
+      "--test",
+      "--test-reporter=spec",
+      "--test-reporter-destination=stdout",
+      "--test-reporter=junit",
+      `--test-reporter-destination=${report}`,
+      path,
+    ]],
+  };
+}
+
+/** Runs files, `concurrency` at once (1: echoed as they run), under the title printed first. */
+function runTitled(title: string, files: TestFile[], concurrency = 1): Promise<Outcome> {
+  console.log(`\n== ${title}: ${files.length} file(s)${concurrency > 1 ? `, ${concurrency} at a time` : ""}`);
+  return runFiles(files, {
+    concurrency,
+    env: { ...childEnv(), [NOTICES_ENV]: notices },
+    reportPath,
+  });
 }
 
 /**
  * The in-process suites of both runtimes and the documented commands (tests/docs/documented_commands.ts, which
  * works in a copy of the repository and gives its servers port 0) side by side: CPU-bound work that times
- * nothing tightly. Each run's output is printed whole when all are done, in that order.
+ * nothing tightly. Three files at a time, the longest first; each file's output is printed whole when it ends.
  */
 async function inProcessSuites(): Promise<Outcome> {
-  console.log(
-    "\n== unit and reference suites under Deno and Node, and the documented commands, side by side (each " +
-      "one's output when all are done)",
-  );
   const unlisted = unlistedSuites();
   if (unlisted.length > 0) console.log(`\n== test directories no stage runs: ${unlisted.join(", ")}`);
-  const lanes: SuiteRun[] = [
-    Promise.resolve({
-      outcome: single(`test directories no stage runs: ${unlisted.join(", ")}`, unlisted.length === 0),
-      out: "",
-    }),
-  ];
-  if (runs("deno")) {
-    lanes.push(denoTests("deno test (unit, reference)", suiteDirs("tests/", IN_PROCESS_SUITES), false));
-  }
-  if (runs("node")) {
-    lanes.push(
-      nodeTests(
-        "node --test (dist/: unit, reference)",
-        suiteDirs("dist/tests/", IN_PROCESS_SUITES),
-        {},
-        false,
-      ),
+  const files: TestFile[] = [];
+  if (runs("docs")) {
+    files.push(
+      ...[DOCUMENTED_COMMANDS].filter(selected).map((f) => denoFile("documented commands", f, limit("docs"))),
     );
   }
-  if (runs("docs")) {
-    lanes.push(denoTests("documented commands", ["tests/docs/documented_commands.ts"], false));
+  // Reference suites first: they are the longest after the documented commands.
+  for (const suite of ["reference", "unit"]) {
+    if (runs("deno")) {
+      files.push(
+        ...suiteFiles("tests/", [suite]).map((f) =>
+          denoFile("deno test (unit, reference)", f, limit("inProcess"))
+        ),
+      );
+    }
+    if (runs("node")) {
+      files.push(
+        ...suiteFiles("dist/tests/", [suite]).map((f) =>
+          nodeFile("node --test (dist/: unit, reference)", f, limit("inProcess"))
+        ),
+      );
+    }
   }
-  const done = await Promise.all(lanes);
-  for (const { out } of done) process.stdout.write(out);
-  return sum(done.map(({ outcome }) => outcome));
+  return sum([
+    single(`test directories no stage runs: ${unlisted.join(", ")}`, unlisted.length === 0),
+    await runTitled("unit and reference suites under Deno and Node, and the documented commands", files, 3),
+  ]);
 }
 
 /**
@@ -174,8 +256,9 @@ async function inProcessSuites(): Promise<Outcome> {
  * the attack suites too. Those run under Deno, Node and the single executable, not again for the npm tarball,
  * which runs the same Node build as the Node suite.
  */
-function e2ePaths(adversarial = true): string[] {
-  return suiteDirs("dist/tests/", adversarial ? ["e2e", "adversarial"] : ["e2e"]);
+function e2eFiles(stage: string, env: Record<string, string>, adversarial = true): TestFile[] {
+  return suiteFiles("dist/tests/", adversarial ? ["e2e", "adversarial"] : ["e2e"])
+    .map((f) => nodeFile(stage, f, limit("live"), env));
 }
 
 async function seaBinaryTests(): Promise<Outcome> {
@@ -190,10 +273,11 @@ async function seaBinaryTests(): Promise<Outcome> {
     `${dir}/chem-mcp`,
   ]);
   if (built.failed) return built;
-  return (await nodeTests("e2e against the single-executable binary (no node_modules)", e2ePaths(), {
-    CHEM_MCP_SERVER_CMD: JSON.stringify([`${dir}/chem-mcp`]),
-    CHEM_MCP_SERVER_CWD: dir,
-  })).outcome;
+  const stage = "e2e against the single-executable binary (no node_modules)";
+  return await runTitled(
+    stage,
+    e2eFiles(stage, { CHEM_MCP_SERVER_CMD: JSON.stringify([`${dir}/chem-mcp`]), CHEM_MCP_SERVER_CWD: dir }),
+  );
 }
 
 /**
@@ -251,10 +335,12 @@ async function npmPackageTests(): Promise<Outcome> {
     `${dir}/${tarball}`,
   ]);
   if (installed.failed) return installed;
-  return (await nodeTests("e2e against `npx chem-mcp` from the installed tarball", e2ePaths(false), {
+  const stage = "e2e against `npx chem-mcp` from the installed tarball";
+  const env = {
     CHEM_MCP_SERVER_CMD: JSON.stringify(["npx", "--no-install", "chem-mcp"]),
     CHEM_MCP_SERVER_CWD: dir,
-  })).outcome;
+  };
+  return await runTitled(stage, e2eFiles(stage, env, false));
 }
 
 const results: Outcome[] = [];
@@ -290,26 +376,41 @@ if (runs("deno") || runs("node") || runs("docs")) {
     await timed("unit and reference (Deno, Node) and documented commands, side by side", inProcessSuites),
   );
 }
+if (runs("deno") || runs("loaded")) {
+  const spinners = loadCount(LOAD_PER_CORE);
+  results.push(
+    await timed(`deno test: e2e, adversarial, beside ${spinners} CPU-bound programs`, async () => {
+      const stage = "deno test (e2e, adversarial, loaded)";
+      const stop = startLoad(LOAD_PER_CORE);
+      try {
+        return await runTitled(
+          `${stage}: beside ${spinners} CPU-bound programs (${LOAD_PER_CORE} per core, scripts/load.ts)`,
+          suiteFiles("tests/", LOADED_SUITES).map((f) => denoFile(stage, f, limit("live"))),
+        );
+      } finally {
+        await stop();
+      }
+    }),
+  );
+}
 if (runs("deno")) {
   results.push(
-    await timed(
-      "deno test: e2e, adversarial, webapp",
-      async () =>
-        (await denoTests("deno test (e2e, adversarial, webapp)", suiteDirs("tests/", LIVE_SUITES))).outcome,
-    ),
+    await timed("deno test: webapp", () =>
+      runTitled(
+        "deno test (webapp)",
+        suiteFiles("tests/", ["webapp"]).map((f) => denoFile("deno test (webapp)", f, limit("live"))),
+      )),
   );
 }
 if (runs("node")) {
   results.push(
-    await timed(
-      "node --test: e2e, adversarial, webapp",
-      async () =>
-        (await nodeTests(
-          "node --test (dist/: e2e, adversarial, webapp)",
-          suiteDirs("dist/tests/", LIVE_SUITES),
-        ))
-          .outcome,
-    ),
+    await timed("node --test: e2e, adversarial, webapp", () => {
+      const stage = "node --test (dist/: e2e, adversarial, webapp)";
+      return runTitled(
+        stage,
+        suiteFiles("dist/tests/", LIVE_SUITES).map((f) => nodeFile(stage, f, limit("live"))),
+      );
+    }),
   );
 }
 if (runs("artifacts")) {
@@ -317,10 +418,10 @@ if (runs("artifacts")) {
   results.push(await timed("npm package", npmPackageTests));
   if (HOST_TARGET) results.push(await timed("deno compile script", () => compileScriptTests(HOST_TARGET)));
   results.push(
-    await timed("MCP Bundle", async () =>
-      (await nodeTests("MCP Bundle: built, unpacked and served on Node", [
-        "dist/tests/artifacts/mcpb_bundle.js",
-      ])).outcome),
+    await timed("MCP Bundle", () => {
+      const stage = "MCP Bundle: built, unpacked and served on Node";
+      return runTitled(stage, [nodeFile(stage, "dist/tests/artifacts/mcpb_bundle.js", limit("live"))]);
+    }),
   );
 }
 

@@ -125,10 +125,18 @@ export function denoSummary(output: string): { uncaught: string[]; failed?: numb
  * {@link denoSummary}): each module it reports as an uncaught error is one failure. A runner that exited non-zero
  * with no failure accounted for (a crash before the report) counts as one failure named after the stage.
  */
-export function junitOutcome(stage: string, reportPath: string, exitCode: number, denoOutput = ""): Outcome {
+export function junitOutcome(
+  stage: string,
+  reportPath: string,
+  exitCode: number,
+  denoOutput = "",
+  testFile = "",
+): Outcome {
   const cases = existsSync(reportPath) ? junitCases(readFileSync(reportPath, "utf8")) : [];
-  // Node names its test files' classname "test"; Deno names the file. Only a file name helps the reader.
-  const file = (c: JunitCase) => /[/.]/.test(c.classname) ? c.classname.replace(/^\.\//, "") : "";
+  // Node names its test files' classname "test"; Deno names the file. Only a file name helps the reader, so a
+  // report of one known file names it whatever the runner wrote.
+  const file = (c: JunitCase) =>
+    testFile || (/[/.]/.test(c.classname) ? c.classname.replace(/^\.\//, "") : "");
   const label = (c: JunitCase) => [stage, file(c), c.name].filter(Boolean);
   const failures = cases.filter((c) => c.status === "failed").map((c) => label(c).join(" › "));
   const summary = denoSummary(denoOutput);
@@ -145,7 +153,8 @@ export function junitOutcome(stage: string, reportPath: string, exitCode: number
   const skips = cases.filter((c) => c.status === "skipped")
     .map((c) => label(c).join(" › ") + (c.message && !c.name.includes(c.message) ? ` (${c.message})` : ""));
   if (exitCode !== 0 && failures.length === 0) {
-    failures.push(`${stage}: exit ${exitCode}${cases.length ? "" : " before any test reported"} (see above)`);
+    const where = testFile ? `${stage} › ${testFile}` : stage;
+    failures.push(`${where}: exit ${exitCode}${cases.length ? "" : " before any test reported"} (see above)`);
   }
   return {
     passed: cases.filter((c) => c.status === "passed").length,
@@ -172,4 +181,34 @@ export function verdictLines(total: Outcome): string[] {
   const tally = `${total.passed} passed, ${total.failed} failed`;
   lines.push("", total.skipped ? `${tally}, ${total.skipped} skipped` : tally);
   return lines;
+}
+
+/** A test file killed at its time limit: one failure that names it, whatever its tests had done by then. */
+export function timedOut(stage: string, file: string, limitS: number): Outcome {
+  return single(`${stage} › ${file}: timed out after ${limitS} s (killed with everything it started)`, false);
+}
+
+/**
+ * The line printed when a test file ends: status, seconds, runtime, file and its tallies, e.g.
+ * `ok        12.3 s  deno  tests/unit/qed_test.ts (10 passed)`.
+ */
+export function fileLine(
+  runtime: string,
+  file: string,
+  seconds: number,
+  outcome: Outcome,
+  timedOutAfterS?: number,
+): string {
+  const status = timedOutAfterS !== undefined ? "TIMED OUT" : outcome.failed ? "FAILED" : "ok";
+  const counts = timedOutAfterS !== undefined ? `killed at its limit of ${timedOutAfterS} s` : [
+    `${outcome.passed} passed`,
+    ...(outcome.failed ? [`${outcome.failed} failed`] : []),
+    ...(outcome.skipped ? [`${outcome.skipped} skipped`] : []),
+  ].join(", ");
+  return `${status.padEnd(9)} ${seconds.toFixed(1).padStart(6)} s  ${runtime}  ${file} (${counts})`;
+}
+
+/** The line said after a minute without output: what still runs, and for how long, in seconds. */
+export function stillRunningLine(running: readonly (readonly [string, number])[]): string {
+  return `… still running: ${running.map(([name, s]) => `${name} (${s.toFixed(0)} s)`).join(", ")}`;
 }

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { parse } from "yaml";
-import { IS_DENO, ROOT } from "./process.ts";
+import { IS_DENO, owned, ROOT } from "./process.ts";
 
 /** The suite version the baseline was made with (an exact pin in package.json). */
 export const SUITE_VERSION = "0.2.0-alpha.12";
@@ -85,11 +85,11 @@ export function runSuite(port: number, timeoutMs = 300_000): Promise<SuiteRun> {
     results,
   ];
   return new Promise((resolve) => {
-    const child = spawn(DENO, args, {
+    const child = owned(spawn(DENO, args, {
       cwd: ROOT,
       env: { ...process.env, NO_COLOR: "1" },
       timeout: timeoutMs,
-    });
+    }));
     let output = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));

@@ -3,8 +3,12 @@
  * under Deno, `node dist/src/runtime/node.js` under Node. `CHEM_MCP_SERVER_CMD` (a JSON array) overrides the
  * command, so the same suite runs against a compiled binary or an installed npm package; `CHEM_MCP_SERVER_CWD`
  * sets its working directory (e.g. one with no node_modules).
+ *
+ * Every process started here is owned by the test file that started it ({@link owned}): stopped when its tests
+ * end, passed or failed, so a failed assertion never leaves a server holding the test runner open.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { after } from "node:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import process from "node:process";
@@ -39,6 +43,64 @@ export function serverCommand(): [string, string[]] {
 }
 
 /**
+ * Whether this process runs tests: `deno test`, or a file process of `node --test` (which sets
+ * `NODE_TEST_CONTEXT`). Elsewhere (a bench, a script) `after` would start Node's test harness of its own.
+ */
+const IN_TEST_RUNNER = IS_DENO || process.env.NODE_TEST_CONTEXT !== undefined;
+
+/** How long a process asked to stop with SIGTERM gets before SIGKILL. */
+const STOP_GRACE_MS = 2_000;
+
+/**
+ * Stops `child` (with its process group when it leads one) and waits for it to exit: SIGTERM, then SIGKILL after
+ * {@link STOP_GRACE_MS}. A process already ended is left as it is.
+ */
+export function stopProcess(child: ChildProcess, group = false): Promise<void> {
+  return new Promise((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done();
+    const signal = (name: NodeJS.Signals) => {
+      try {
+        if (group) process.kill(-child.pid!, name);
+        else child.kill(name);
+      } catch {
+        child.kill(name);
+      }
+    };
+    const force = setTimeout(() => signal("SIGKILL"), STOP_GRACE_MS);
+    child.once("exit", () => {
+      clearTimeout(force);
+      // A process it started may hold the other ends (npx's server shares npx's stdio): closed here, so they
+      // never keep the test process waiting.
+      for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+      done();
+    });
+    signal("SIGTERM");
+  });
+}
+
+/** Processes started through {@link owned} that have not exited yet, with whether each leads its own group. */
+const running = new Map<ChildProcess, boolean>();
+
+// Registered when this module loads, at the top of a test file, so the hook is the file's: it runs when the
+// file's tests have ended, after failures too. (Registered inside a test instead, Node would run it as soon as
+// a `before` hook that started a server returned.)
+if (IN_TEST_RUNNER) {
+  after(() => Promise.all([...running].map(([child, group]) => stopProcess(child, group))).then(() => {}));
+}
+
+/**
+ * Makes the test file own `child`: whatever is still running when the file's tests end, passed or failed, is
+ * stopped then, so a test that failed before its own `close()` cannot keep the test runner waiting. Outside a
+ * test runner it is returned as it is.
+ */
+export function owned<T extends ChildProcess>(child: T, group = false): T {
+  if (!IN_TEST_RUNNER) return child;
+  running.set(child, group);
+  child.once("exit", () => running.delete(child));
+  return child;
+}
+
+/**
  * Starts the server with extra options. `group` puts it in its own process group so {@link stopGroup} also ends
  * grandchildren (a launcher such as `npx` does not pass signals on to the server it starts).
  */
@@ -49,25 +111,20 @@ export function startServer(
 ): ChildProcessWithoutNullStreams {
   const [cmd, base] = serverCommand();
   const cwd = process.env.CHEM_MCP_SERVER_CWD;
-  return spawn(cmd, [...base, ...args], {
-    env: { ...process.env, ...env },
-    stdio: "pipe",
-    detached: group,
-    ...(cwd ? { cwd } : {}),
-  });
+  return owned(
+    spawn(cmd, [...base, ...args], {
+      env: { ...process.env, ...env },
+      stdio: "pipe",
+      detached: group,
+      ...(cwd ? { cwd } : {}),
+    }),
+    group,
+  );
 }
 
 /** Ends a server started with `group = true`, with everything it started, and waits for it to exit. */
 export function stopGroup(child: ChildProcessWithoutNullStreams): Promise<void> {
-  return new Promise((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done();
-    child.once("exit", () => done());
-    try {
-      process.kill(-child.pid!, "SIGTERM");
-    } catch {
-      child.kill("SIGTERM");
-    }
-  });
+  return stopProcess(child, true);
 }
 
 /** Output and exit status of a finished process. */

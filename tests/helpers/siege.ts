@@ -32,7 +32,7 @@ import { honestRequest, toolCall } from "./attack.ts";
 import { REMOTE_SECRET } from "./lookup_stub.ts";
 import { MODERN_META } from "./protocol.ts";
 import { RUNAWAY_MOLECULE, RUNAWAY_SMARTS } from "../data/runaway.ts";
-import { treeUsage } from "./process.ts";
+import { owned, treeUsage } from "./process.ts";
 
 /** What to besiege and for how long. */
 export interface SiegeOptions {
@@ -55,10 +55,10 @@ interface Server {
 
 function startServer(command: readonly string[], lookupTemplate: string): Promise<Server> {
   const [cmd, ...args] = command;
-  const child = spawn(cmd!, [...args, "--transport", "streamable-http", "--port", "0"], {
+  const child = owned(spawn(cmd!, [...args, "--transport", "streamable-http", "--port", "0"], {
     env: { ...process.env, CHEM_MCP_WORKERS: "2", CHEM_MCP_NAME_LOOKUP_URL: lookupTemplate },
     stdio: ["ignore", "ignore", "pipe"],
-  });
+  }));
   return new Promise((resolve, reject) => {
     let stderr = "";
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
@@ -208,10 +208,10 @@ function flood(port: number, seconds: number): Promise<number> {
     mcpHeaders("tools/call", "name_to_smiles"),
   );
   const inline = "Deno" in globalThis ? ["eval", FLOOD_SCRIPT] : ["-e", FLOOD_SCRIPT];
-  const child = spawn(process.execPath, inline, {
+  const child = owned(spawn(process.execPath, inline, {
     env: { ...process.env, SIEGE_FLOOD: JSON.stringify({ port, request, seconds }) },
     stdio: ["ignore", "pipe", "inherit"],
-  });
+  }));
   let out = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
   return new Promise((resolve) => child.on("close", () => resolve(Number(out.trim()) || 0)));

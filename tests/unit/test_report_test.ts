@@ -14,12 +14,16 @@ import process from "node:process";
 import {
   childEnv,
   denoSummary,
+  fileLine,
   junitCases,
   junitOutcome,
   single,
+  stillRunningLine,
   sum,
+  timedOut,
   verdictLines,
 } from "../../scripts/test_report.ts";
+import { runFiles, type TestFile } from "../../scripts/test_files.ts";
 import { IS_DENO, ROOT } from "../helpers/process.ts";
 import { NOTICES_ENV, sayOnce } from "../helpers/skip.ts";
 
@@ -272,4 +276,92 @@ test("children get no colour codes when the output is not a terminal, and never 
     NODE_DISABLE_COLORS: "1",
   });
   assert.deepEqual(childEnv(inherited, true), { PATH: "/bin", FORCE_COLOR: "1", RUST_BACKTRACE: "0" });
+});
+
+test('a report of one known file names that file, also where Node\'s classname is only "test"', () => {
+  const dir = mkdtempSync(join(tmpdir(), "chem-mcp-report-test-"));
+  try {
+    writeFileSync(join(dir, "node.xml"), NODE_REPORT);
+    const node = junitOutcome("node --test", join(dir, "node.xml"), 1, "", "dist/tests/e2e/cancel_test.js");
+    assert.deepEqual(node.failures, ["node --test › dist/tests/e2e/cancel_test.js › fails"]);
+    const crashed = junitOutcome("node --test", join(dir, "absent.xml"), 7, "", "dist/tests/e2e/x_test.js");
+    assert.deepEqual(crashed.failures, [
+      "node --test › dist/tests/e2e/x_test.js: exit 7 before any test reported (see above)",
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a file killed at its time limit is one failure naming it, in the verdict and in its line", () => {
+  const outcome = timedOut("deno test (e2e)", "tests/e2e/cancel_test.ts", 600);
+  assert.deepEqual(verdictLines(sum([single("lint", true), outcome])), [
+    "",
+    "Failed (1):",
+    "  deno test (e2e) › tests/e2e/cancel_test.ts: timed out after 600 s (killed with everything it started)",
+    "",
+    "1 passed, 1 failed",
+  ]);
+  assert.equal(
+    fileLine("deno", "tests/e2e/cancel_test.ts", 600.04, outcome, 600),
+    "TIMED OUT  600.0 s  deno  tests/e2e/cancel_test.ts (killed at its limit of 600 s)",
+  );
+});
+
+test("a line per finished file: status, seconds, runtime, file and what its tests did", () => {
+  const outcome = { passed: 10, failed: 0, skipped: 0, failures: [], skips: [] };
+  assert.equal(
+    fileLine("node", "dist/tests/unit/qed_test.js", 3.21, outcome),
+    "ok           3.2 s  node  dist/tests/unit/qed_test.js (10 passed)",
+  );
+  assert.equal(
+    fileLine("deno", "tests/webapp/browser_test.ts", 12, { ...outcome, failed: 1, skipped: 2 }),
+    "FAILED      12.0 s  deno  tests/webapp/browser_test.ts (10 passed, 1 failed, 2 skipped)",
+  );
+  assert.equal(
+    stillRunningLine([["deno tests/docs/documented_commands.ts", 312.4], ["node dist/x_test.js", 61]]),
+    "… still running: deno tests/docs/documented_commands.ts (312 s), node dist/x_test.js (61 s)",
+  );
+});
+
+/** A test file stand-in: a Node program the runner starts as it would a test runner, writing no report. */
+function fakeFile(path: string, program: string, limitS: number): TestFile {
+  return { stage: "fake", runtime: "node", path, limitS, command: () => ["node", ["-e", program]] };
+}
+
+test("files run to their end or their limit: a hung file is killed with what it started and named", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "chem-mcp-files-test-"));
+  let reports = 0;
+  const started = performance.now();
+  try {
+    const outcome = await runFiles([
+      // Hangs for ever, with a child of its own that would hold the pipes open.
+      fakeFile(
+        "stand-in/hangs_test.js",
+        `require("node:child_process").spawn("sleep", ["300"], { stdio: "inherit" }); setInterval(() => {}, 1000);`,
+        2,
+      ),
+      // Exits at once, leaving a child that holds its stdout: the file is done when the runner is.
+      fakeFile(
+        "stand-in/leaves_test.js",
+        `require("node:child_process").spawn("sleep", ["300"], { stdio: "inherit" }).unref(); process.exitCode = 3;`,
+        60,
+      ),
+      fakeFile("stand-in/passes_test.js", "", 60),
+    ], {
+      concurrency: 2,
+      env: childEnv(process.env, false),
+      reportPath: () => join(dir, `r${++reports}.xml`),
+    });
+    assert.deepEqual(outcome.failures, [
+      "fake › stand-in/hangs_test.js: timed out after 2 s (killed with everything it started)",
+      "fake › stand-in/leaves_test.js: exit 3 before any test reported (see above)",
+    ]);
+    const seconds = (performance.now() - started) / 1000;
+    assert.ok(seconds < 30, `the run ended ${seconds.toFixed(1)} s after it started, not after the sleeps`);
+    const left = spawnSync("pgrep", ["-f", "^sleep 300$"], { encoding: "utf8" }).stdout.trim();
+    assert.equal(left, "", "no sleep of these files is left running");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -6,7 +6,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { join } from "node:path";
 import process from "node:process";
-import { IS_DENO, ROOT } from "../helpers/process.ts";
+import { IS_DENO, owned, ROOT } from "../helpers/process.ts";
 
 /** A running web application. */
 export interface WebAppServer {
@@ -30,7 +30,9 @@ export function webAppCommand(): [string, string[]] {
 /** Spawns the server with `args` (default `--port 0`) and waits up to `timeoutMs` for it to listen. */
 export function startWebApp(args: string[] = ["--port", "0"], timeoutMs = 60_000): Promise<WebAppServer> {
   const [cmd, base] = webAppCommand();
-  const child: ChildProcessWithoutNullStreams = spawn(cmd, [...base, ...args], { stdio: "pipe", cwd: ROOT });
+  const child: ChildProcessWithoutNullStreams = owned(
+    spawn(cmd, [...base, ...args], { stdio: "pipe", cwd: ROOT }),
+  );
   let stderr = "";
   const exited = new Promise<void>((resolve) => child.on("close", () => resolve()));
   return new Promise((resolve, reject) => {
