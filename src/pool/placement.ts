@@ -13,6 +13,7 @@
  * @module
  */
 import { countSmilesAtoms } from "../chem/rdkit.ts";
+import { isLight, LIGHT_MAX_ATOMS, LIGHT_MAX_RING_CLOSURES, textCost } from "./cost.ts";
 
 /** Suffix of the derived tool that runs one chunk of a list call (src/pool/list.ts). */
 export const ITEMS_SUFFIX = ":items";
@@ -87,6 +88,34 @@ export function inputAtoms(args: Readonly<Record<string, unknown>>): number {
     }
   }
   return largest;
+}
+
+/**
+ * Whether a call's input may cost more than the protocol thread can bound, by the cost model of
+ * src/pool/cost.ts: any SMILES or SMARTS argument (as {@link inputAtoms} reads them) beyond a light limit, or a
+ * MolJSON of more than {@link LIGHT_MAX_ATOMS} atoms or {@link LIGHT_MAX_RING_CLOSURES} independent rings.
+ * Such a call runs in the pool, as a possibly long one.
+ *
+ * @example
+ * ```ts
+ * isCostlyInput({ smiles: "CC(=O)Oc1ccccc1C(=O)O" }); // false
+ * isCostlyInput({ smiles: "*1**2*1*2" + "..." }); // true once past a limit
+ * ```
+ */
+export function isCostlyInput(args: Readonly<Record<string, unknown>>): boolean {
+  const costly = (value: unknown) => typeof value === "string" && !isLight(textCost(value));
+  for (const [key, value] of Object.entries(args)) {
+    if (key === "smiles_list" && Array.isArray(value)) {
+      if (value.some(costly)) return true;
+    } else if ((key.startsWith("smiles") || key === "smarts") && costly(value)) return true;
+    else if (key === "moljson" && typeof value === "object" && value !== null) {
+      const { atoms, bonds } = value as { atoms?: unknown; bonds?: unknown };
+      const atomCount = Array.isArray(atoms) ? atoms.length : 0;
+      const rings = (Array.isArray(bonds) ? bonds.length : 0) - atomCount + 1;
+      if (atomCount > LIGHT_MAX_ATOMS || rings > LIGHT_MAX_RING_CLOSURES) return true;
+    }
+  }
+  return false;
 }
 
 /** One call a starting worker makes so that users' first calls find its one-time work done. */

@@ -1,0 +1,95 @@
+// The cost model (src/pool/cost.ts): what it reads from the text, which inputs it keeps on the protocol thread,
+// sends to the pool or refuses, checked on the attacks of the cost issue and on the whole validation set.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { loadTestRDKit } from "../helpers/rdkit.ts";
+import { costRefusal, isLight, MAX_EXCESS_DEGREE, MAX_RING_DENSITY, textCost } from "../../src/pool/cost.ts";
+import { isCostlyInput } from "../../src/pool/placement.ts";
+import { parseSmiles } from "../../src/chem/rdkit.ts";
+import { ChemError } from "../../src/errors.ts";
+import { CIP_ATTACK, DENSE_DESCRIPTOR_ATTACK, DENSE_PARSE_ATTACK, denseGraph } from "../data/costly.ts";
+import { RUNAWAY_MOLECULE } from "../data/runaway.ts";
+import { DRUGS50 } from "../data/drugs50.ts";
+
+await loadTestRDKit();
+
+const VALIDATION = readFileSync(new URL("../data/reference/molecules.smi", import.meta.url), "utf8")
+  .split("\n")
+  .filter((line) => line && !line.startsWith("#"))
+  .map((line) => line.split("\t")[0]!);
+
+test("textCost counts atoms, ring closures, neighbours beyond four and stereocentres", () => {
+  assert.deepEqual(textCost("CC(=O)Oc1ccccc1C(=O)O"), {
+    atoms: 13,
+    ringClosures: 1,
+    excessDegree: 0,
+    stereoAtoms: 0,
+  });
+  assert.deepEqual(textCost("C1CC2CCC1C2"), { atoms: 7, ringClosures: 2, excessDegree: 0, stereoAtoms: 0 });
+  assert.equal(textCost("FS(F)(F)(F)(F)F").excessDegree, 2);
+  assert.equal(textCost("C[C@H](N)[C@@](O)(F)Cl.[Na+]").stereoAtoms, 2);
+  assert.equal(textCost("C%10CC%(123)CC%10C%(123)").ringClosures, 2);
+  // Four neighbours written to one dummy atom by ring closures alone: *1234 closes to four atoms, plus a chain.
+  assert.equal(textCost("*1234.*1.*2.*3.*4").excessDegree, 0);
+  assert.equal(textCost("*12345*1*2*3*4*5").excessDegree, 2);
+});
+
+test("every validation-set and drug-set molecule is light: accepted and kept on the protocol thread", () => {
+  const smiles = [...VALIDATION, ...DRUGS50.map((d) => d.smiles)];
+  assert.ok(smiles.length > 1_300);
+  const refused = smiles.filter((s) => costRefusal(textCost(s)) !== undefined);
+  assert.deepEqual(refused, []);
+  assert.deepEqual(smiles.filter((s) => !isLight(textCost(s))), []);
+});
+
+test("the attacks are refused with the limit they break, before RDKit sees them", () => {
+  for (
+    const [smiles, limit] of [
+      [DENSE_PARSE_ATTACK, "excess_degree"],
+      [DENSE_DESCRIPTOR_ATTACK, "excess_degree"],
+      [denseGraph(300, 280, "*", 1, 4), "ring_density"],
+    ] as const
+  ) {
+    const started = performance.now();
+    assert.throws(() => parseSmiles(smiles), (error: unknown) => {
+      assert.ok(error instanceof ChemError);
+      assert.equal(error.code, "MOLECULE_TOO_LARGE");
+      assert.equal(error.details?.limit_name, limit);
+      return true;
+    });
+    // Text only: far below the seconds RDKit would take.
+    assert.ok(performance.now() - started < 1_000);
+  }
+  assert.ok(textCost(DENSE_PARSE_ATTACK).excessDegree > MAX_EXCESS_DEGREE);
+});
+
+test("costly but honest inputs are accepted and sent to the pool", () => {
+  for (const smiles of [CIP_ATTACK, RUNAWAY_MOLECULE, "C".repeat(151), denseGraph(150, 60, "C", 1, 4)]) {
+    assert.equal(costRefusal(textCost(smiles)), undefined, smiles.slice(0, 40));
+    assert.equal(isCostlyInput({ smiles }), true, smiles.slice(0, 40));
+  }
+  assert.ok(
+    textCost(RUNAWAY_MOLECULE).ringClosures ** 2 / textCost(RUNAWAY_MOLECULE).atoms < MAX_RING_DENSITY,
+  );
+  assert.equal(isCostlyInput({ smiles_list: ["CCO", CIP_ATTACK] }), true);
+  assert.equal(isCostlyInput({ smiles: "CCO", smarts: "[#6]" }), false);
+  assert.equal(isCostlyInput({ moljson: { atoms: new Array(151).fill({}), bonds: [] } }), true);
+  assert.equal(isCostlyInput({ task: CIP_ATTACK }), false);
+});
+
+test("JSON documents RDKit would read as molecules are refused as INVALID_SMILES", () => {
+  const documents = [
+    '{"commonchem":{"version":10},"molecules":[{"atoms":[{"z":6}]}]}',
+    '{"rdkitjson":{"version":11},"molecules":[{"atoms":[{"z":6}],"bonds":[]}]}',
+    '[{"z":6}]',
+    "C\n  RDKit          2D\n\n  1  0  0  0  0  0  0  0  0  0999 V2000\nM  END",
+  ];
+  for (const text of documents) {
+    assert.throws(() => parseSmiles(text), (error: unknown) => {
+      assert.ok(error instanceof ChemError);
+      assert.equal(error.code, "INVALID_SMILES");
+      return true;
+    });
+  }
+});
