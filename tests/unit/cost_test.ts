@@ -3,6 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "../helpers/process.ts";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { costRefusal, isLight, MAX_EXCESS_DEGREE, MAX_RING_DENSITY, textCost } from "../../src/pool/cost.ts";
 import { isCostlyInput } from "../../src/pool/placement.ts";
@@ -14,7 +16,7 @@ import { DRUGS50 } from "../data/drugs50.ts";
 
 await loadTestRDKit();
 
-const VALIDATION = readFileSync(new URL("../data/reference/molecules.smi", import.meta.url), "utf8")
+const VALIDATION = readFileSync(join(ROOT, "tests/data/reference/molecules.smi"), "utf8")
   .split("\n")
   .filter((line) => line && !line.startsWith("#"))
   .map((line) => line.split("\t")[0]!);
