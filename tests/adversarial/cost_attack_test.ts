@@ -8,8 +8,10 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { type HttpServer, mcpHeaders, post, rawRequest, type RawResponse } from "../helpers/http.ts";
 import { honestCall, isEthanolResult, toolCall } from "../helpers/attack.ts";
-import { CIP_ATTACK, DENSE_DESCRIPTOR_ATTACK, DENSE_PARSE_ATTACK } from "../data/costly.ts";
+import { CIP_ATTACK, DENSE_DESCRIPTOR_ATTACK, DENSE_PARSE_ATTACK, denseGraph } from "../data/costly.ts";
 import { startHttpServer } from "../helpers/http.ts";
+import { createServer as createHttpServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 
 let server: HttpServer;
 before(async () => {
@@ -68,5 +70,45 @@ test("cost attack: CommonChem and RDKit JSON documents are INVALID_SMILES", asyn
     ]
   ) {
     assert.equal(errorCode(await call("canonical_smiles", { smiles: document })), "INVALID_SMILES");
+  }
+});
+
+/** A lookup service that answers every name with `smiles`, PubChem-style; resolves with its URL template. */
+function startCostlyLookup(smiles: string): Promise<[Server, string]> {
+  const service = createHttpServer((_request, response) => {
+    response.setHeader("content-type", "application/json");
+    response.end(JSON.stringify({ PropertyTable: { Properties: [{ CID: 1, SMILES: smiles }] } }));
+  });
+  return new Promise((resolve) =>
+    service.listen(0, "127.0.0.1", () => {
+      const { port } = service.address() as AddressInfo;
+      resolve([service, `http://127.0.0.1:${port}/rest/pug/compound/name/{name}/property/SMILES/JSON`]);
+    })
+  );
+}
+
+test("cost attack: a lookup service answering costly SMILES gets them refused, not parsed on the protocol thread", async () => {
+  for (
+    const [smiles, code] of [
+      [DENSE_PARSE_ATTACK, "MOLECULE_TOO_LARGE"],
+      [denseGraph(150, 140, "*", 1, 4), "MOLECULE_TOO_LARGE"],
+    ] as const
+  ) {
+    const [service, template] = await startCostlyLookup(smiles);
+    const looked = await startHttpServer([], { CHEM_MCP_NAME_LOOKUP_URL: template });
+    try {
+      const lookUp = rawRequest(
+        looked.port,
+        post(toolCall("name_to_smiles", { name: "x" }), mcpHeaders("tools/call", "name_to_smiles"), "/mcp"),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const started = performance.now();
+      assert.ok(isEthanolResult(await honestCall(looked.port)));
+      assert.ok(performance.now() - started < 5_000);
+      assert.equal(errorCode(await lookUp), code);
+    } finally {
+      await looked.stop();
+      service.close();
+    }
   }
 });
