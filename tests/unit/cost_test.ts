@@ -8,7 +8,7 @@ import { ROOT } from "../helpers/process.ts";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { costRefusal, isLight, MAX_EXCESS_DEGREE, MAX_RING_DENSITY, textCost } from "../../src/pool/cost.ts";
 import { isCostlyInput } from "../../src/pool/placement.ts";
-import { parseSmiles } from "../../src/chem/rdkit.ts";
+import { parseSmiles, withMol } from "../../src/chem/rdkit.ts";
 import { ChemError } from "../../src/errors.ts";
 import { CIP_ATTACK, DENSE_DESCRIPTOR_ATTACK, DENSE_PARSE_ATTACK, denseGraph } from "../data/costly.ts";
 import { RUNAWAY_MOLECULE } from "../data/runaway.ts";
@@ -43,6 +43,45 @@ test("every validation-set and drug-set molecule is light: accepted and kept on 
   const refused = smiles.filter((s) => costRefusal(textCost(s)) !== undefined);
   assert.deepEqual(refused, []);
   assert.deepEqual(smiles.filter((s) => !isLight(textCost(s))), []);
+});
+
+/** RDKit's independent rings (bonds − atoms + components) and heavy degrees of a molecule, from its JSON. */
+function rdkitGraph(smiles: string): { rings: number; excess: number } {
+  const doc = JSON.parse(withMol(smiles, (mol) => mol.get_json())) as {
+    molecules: { atoms: unknown[]; bonds?: { atoms: [number, number] }[] }[];
+  };
+  const { atoms, bonds = [] } = doc.molecules[0]!;
+  const parent = atoms.map((_, i) => i);
+  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
+  const degree = atoms.map(() => 0);
+  for (const { atoms: [a, b] } of bonds) {
+    parent[root(a)] = root(b);
+    degree[a]!++;
+    degree[b]!++;
+  }
+  const components = atoms.filter((_, i) => root(i) === i).length;
+  const excess = degree.reduce((sum, d) => sum + Math.max(0, d - 4), 0);
+  return { rings: bonds.length - atoms.length + components, excess };
+}
+
+test("on the validation set the text's ring closures are RDKit's independent rings, and its excess degree RDKit's", () => {
+  let compared = 0;
+  for (const smiles of VALIDATION) {
+    const cost = textCost(smiles);
+    let graph: { rings: number; excess: number };
+    try {
+      graph = rdkitGraph(smiles);
+    } catch (error) {
+      // The set keeps a few molecules RDKit refuses (hypervalent fluorosilicates and the like).
+      if (error instanceof ChemError && error.code === "INVALID_SMILES") continue;
+      throw error;
+    }
+    compared++;
+    assert.equal(cost.ringClosures, graph.rings, smiles);
+    // Written hydrogens ([H]) are neighbours in the text but not heavy neighbours in RDKit: never fewer.
+    assert.ok(cost.excessDegree >= graph.excess, smiles);
+  }
+  assert.ok(compared > 1_250, `${compared} compared`);
 });
 
 test("the attacks are refused with the limit they break, before RDKit sees them", () => {
