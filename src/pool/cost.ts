@@ -134,6 +134,36 @@ export function textCost(text: string): TextCost {
   return { atoms: degree.length, ringClosures, excessDegree, stereoAtoms };
 }
 
+/**
+ * The same counts for a molecule given as a graph (a MolJSON document's atoms and bonds): its independent rings
+ * (bonds − atoms + components) in place of ring closures; stereocentres are not counted.
+ *
+ * @example
+ * ```ts
+ * graphCost(3, [[0, 1], [1, 2], [2, 0]]); // { atoms: 3, ringClosures: 1, excessDegree: 0, stereoAtoms: 0 }
+ * ```
+ */
+export function graphCost(atoms: number, bonds: readonly (readonly [number, number])[]): TextCost {
+  const parent = Array.from({ length: atoms }, (_, i) => i);
+  const root = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
+    return i;
+  };
+  const degree = new Array<number>(atoms).fill(0);
+  let components = atoms;
+  for (const [a, b] of bonds) {
+    degree[a]!++;
+    degree[b]!++;
+    const [ra, rb] = [root(a), root(b)];
+    if (ra !== rb) {
+      parent[ra] = rb;
+      components--;
+    }
+  }
+  const excessDegree = degree.reduce((sum, d) => sum + Math.max(0, d - 4), 0);
+  return { atoms, ringClosures: bonds.length - atoms + components, excessDegree, stereoAtoms: 0 };
+}
+
 /** `ringClosures² / atoms`: how densely the rings are packed (see {@link MAX_RING_DENSITY}). */
 export function ringDensity(cost: TextCost): number {
   return cost.atoms === 0 ? 0 : cost.ringClosures ** 2 / cost.atoms;
@@ -159,7 +189,7 @@ export function costRefusal(cost: TextCost): ChemError | undefined {
   if (cost.excessDegree > MAX_EXCESS_DEGREE) {
     return new ChemError(
       "MOLECULE_TOO_LARGE",
-      `SMILES gives its atoms ${cost.excessDegree} neighbours beyond four in all; at most ` +
+      `The molecule gives its atoms ${cost.excessDegree} neighbours beyond four in all; at most ` +
         `${MAX_EXCESS_DEGREE} are accepted (such densely bonded graphs take RDKit minutes).`,
       { limit_name: "excess_degree", excess_degree: cost.excessDegree, limit: MAX_EXCESS_DEGREE },
     );
@@ -168,7 +198,7 @@ export function costRefusal(cost: TextCost): ChemError | undefined {
   if (density > MAX_RING_DENSITY) {
     return new ChemError(
       "MOLECULE_TOO_LARGE",
-      `SMILES packs ${cost.ringClosures} ring closures into ${cost.atoms} atoms (ring density ` +
+      `The molecule packs ${cost.ringClosures} rings into ${cost.atoms} atoms (ring density ` +
         `closures²/atoms ${Math.round(density)}); at most ${MAX_RING_DENSITY} is accepted.`,
       {
         limit_name: "ring_density",

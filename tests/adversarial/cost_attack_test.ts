@@ -62,6 +62,21 @@ test("cost attack: CIP labelling of a 30-stereocentre polycycle runs in the pool
   assert.equal(answer.status, 200, answer.body);
 });
 
+test("cost attack: a dense dummy-atom MolJSON (150 atoms, 1,000 bonds) is refused before RDKit builds it", async () => {
+  const bonds: { begin: number; end: number }[] = [];
+  for (let span = 1; bonds.length < 1_000; span++) {
+    for (let i = 0; i + span < 150 && bonds.length < 1_000; i++) bonds.push({ begin: i, end: i + span });
+  }
+  const moljson = {
+    format: "moljson",
+    version: 1,
+    atoms: Array.from({ length: 150 }, (_, index) => ({ index, element: "*" })),
+    bonds,
+  };
+  const answer = await besideHonest(call("moljson_to_smiles", { moljson }));
+  assert.equal(errorCode(answer), "MOLECULE_TOO_LARGE", answer.body);
+});
+
 test("cost attack: CommonChem and RDKit JSON documents are INVALID_SMILES", async () => {
   for (
     const document of [

@@ -6,7 +6,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../helpers/process.ts";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
-import { costRefusal, isLight, MAX_EXCESS_DEGREE, MAX_RING_DENSITY, textCost } from "../../src/pool/cost.ts";
+import {
+  costRefusal,
+  graphCost,
+  isLight,
+  MAX_EXCESS_DEGREE,
+  MAX_RING_DENSITY,
+  textCost,
+} from "../../src/pool/cost.ts";
+import { fromMolJson, toMolJson } from "../../src/chem/moljson.ts";
 import { isCostlyInput } from "../../src/pool/placement.ts";
 import { parseSmiles, withMol } from "../../src/chem/rdkit.ts";
 import { ChemError } from "../../src/errors.ts";
@@ -133,4 +141,38 @@ test("JSON documents RDKit would read as molecules are refused as INVALID_SMILES
       return true;
     });
   }
+});
+
+/** A MolJSON of `atoms` dummy atoms: a chain plus every pair `extra` apart as well (a dense graph). */
+function denseMolJson(atoms: number, spans: readonly number[]) {
+  const bonds: { begin: number; end: number }[] = [];
+  for (const span of [1, ...spans]) {
+    for (let i = 0; i + span < atoms; i++) bonds.push({ begin: i, end: i + span });
+  }
+  return {
+    format: "moljson",
+    version: 1,
+    atoms: Array.from({ length: atoms }, (_, index) => ({ index, element: "*" })),
+    bonds,
+  };
+}
+
+test("MolJSON is read by the same model: independent rings and excess degree of its graph", () => {
+  assert.deepEqual(graphCost(3, [[0, 1], [1, 2], [2, 0]]), {
+    atoms: 3,
+    ringClosures: 1,
+    excessDegree: 0,
+    stereoAtoms: 0,
+  });
+  // Two components, one ring each.
+  assert.equal(graphCost(6, [[0, 1], [1, 2], [2, 0], [3, 4], [4, 5], [5, 3]]).ringClosures, 2);
+  const aspirin = toMolJson("CC(=O)Oc1ccccc1C(=O)O");
+  assert.equal(fromMolJson(aspirin).smiles, "CC(=O)Oc1ccccc1C(=O)O");
+  // 150 dummy atoms, each bonded to neighbours 1, 2, 3, 5 and 7 along the chain: excess degree 5 or 6 apiece.
+  assert.throws(() => fromMolJson(denseMolJson(150, [2, 3, 5, 7])), (error: unknown) => {
+    assert.ok(error instanceof ChemError);
+    assert.equal(error.code, "MOLECULE_TOO_LARGE");
+    assert.equal(error.details?.limit_name, "excess_degree");
+    return true;
+  });
 });
