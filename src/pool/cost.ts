@@ -3,8 +3,8 @@
  *
  * Size alone does not predict cost. RDKit's ring perception, run when a SMILES is parsed, and the ring-based
  * descriptors grow with the number of independent rings and, far faster, with how densely they are packed:
- * a graph of 12 dummy atoms joined by 40 ring closures takes RDKit 5 s for its descriptors, where a 362-atom
- * polycycle with 90 ring closures takes 0.3 s (measurements in docs/security.md, bench/cost_bench.ts). Dense
+ * a graph of 12 dummy atoms joined by 40 ring closures takes RDKit 5–10 s for its descriptors, where a 362-atom
+ * polycycle with 90 ring closures takes 0.8–1.4 s (measurements in docs/security.md, bench/cost_bench.ts). Dense
  * packing needs atoms with many neighbours, which only dummy atoms (`*`) and metals may have in a SMILES
  * RDKit accepts; CIP labelling grows with the number of stereocentres. So the model reads, in one pass over
  * the text:
