@@ -41,7 +41,8 @@ export const CHEM_ERROR_DOCS: Readonly<Record<ChemErrorCode, { meaning: string; 
     fix: "Fix it.",
   },
   MOLECULE_TOO_LARGE: {
-    meaning: "The input is over the tool's atom or length limit (`details.limit`).",
+    meaning:
+      "The input is over the tool's atom or length limit, or its bonds are packed past the cost model's (`details.limit`, `details.limit_name`).",
     fix: "Send a smaller molecule.",
   },
   UNSUPPORTED_MOLECULE: {

@@ -11,6 +11,7 @@
 import { ChemError, preview } from "../errors.ts";
 import { readAtMost } from "../bytes.ts";
 import { countSmilesAtoms, MAX_HEAVY_ATOMS, withMol } from "./rdkit.ts";
+import { LIGHT_MAX_EXCESS_DEGREE, LIGHT_MAX_RING_CLOSURES, textCost } from "../pool/cost.ts";
 
 /** Default URL template (PubChem PUG REST, property SMILES as JSON). `{name}` is replaced by the encoded name. */
 export const DEFAULT_NAME_LOOKUP_URL =
@@ -404,6 +405,22 @@ function canonicalRemote(sourceSmiles: string, source: string, status: number, m
       `The name lookup service (${source}) answered a molecule of ${atoms} atoms; name_to_smiles takes answers ` +
         `of at most ${maxAtoms}; look its structure up elsewhere and pass the SMILES to the other tools.`,
       { atoms, limit: maxAtoms },
+    );
+  }
+  const cost = textCost(sourceSmiles);
+  if (cost.ringClosures > LIGHT_MAX_RING_CLOSURES || cost.excessDegree > LIGHT_MAX_EXCESS_DEGREE) {
+    // Parsed on the protocol thread (name_to_smiles waits on the network there), so only what the cost model
+    // calls light to parse: src/pool/cost.ts.
+    throw new ChemError(
+      "MOLECULE_TOO_LARGE",
+      `The name lookup service (${source}) answered a molecule of ${cost.ringClosures} ring closures and excess ` +
+        `degree ${cost.excessDegree}; name_to_smiles takes answers of at most ${LIGHT_MAX_RING_CLOSURES} and ` +
+        `${LIGHT_MAX_EXCESS_DEGREE}; look its structure up elsewhere and pass the SMILES to the other tools.`,
+      {
+        limit_name: "lookup_answer_cost",
+        ring_closures: cost.ringClosures,
+        excess_degree: cost.excessDegree,
+      },
     );
   }
   try {

@@ -14,6 +14,7 @@ import * as v from "valibot";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import { ChemError } from "../errors.ts";
 import { MAX_HEAVY_ATOMS, type Mol, rdkit, withMol } from "./rdkit.ts";
+import { costRefusal, graphCost } from "../pool/cost.ts";
 
 /** Format name written into every document. */
 export const MOLJSON_FORMAT = "moljson";
@@ -622,6 +623,9 @@ export function molFromMolJson(input: unknown): Mol {
     const message = `MolJSON has ${heavy} heavy atoms; at most ${MAX_HEAVY_ATOMS} are accepted.`;
     throw new ChemError("MOLECULE_TOO_LARGE", message, { heavy_atoms: heavy, limit: MAX_HEAVY_ATOMS });
   }
+  // The graph RDKit would perceive rings in, read by the cost model before RDKit sees it (docs/security.md).
+  const refusal = costRefusal(graphCost(doc.atoms.length, doc.bonds.map((b) => [b.begin, b.end] as const)));
+  if (refusal) throw refusal;
   const json = toRdkitJson(doc, neighbours);
   const R = rdkit();
   const log = R.set_log_capture("rdApp.error");

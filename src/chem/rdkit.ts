@@ -10,6 +10,7 @@
 import initRDKitModuleImport from "@rdkit/rdkit";
 import type { Log, MainModule, Mol } from "@rdkit/rdkit";
 import { ChemError, preview } from "../errors.ts";
+import { costRefusal, textCost } from "../pool/cost.ts";
 
 export type { MainModule as RDKitModule, Mol } from "@rdkit/rdkit";
 
@@ -160,20 +161,31 @@ export function parseSmiles(smiles: string, maxHeavyAtoms: number = MAX_HEAVY_AT
     );
   }
   if (/[\s>]/.test(text)) {
+    // Also every MOL block, which RDKit's get_mol would read: it spans lines.
     throw new ChemError(
       "INVALID_SMILES",
       `'${preview(text)}' is not a single-molecule SMILES (whitespace or reaction arrow found).`,
       { smiles: preview(text) },
     );
   }
-  const estimated = countSmilesAtoms(text);
-  if (estimated > maxHeavyAtoms) {
+  if (/[{}"]/.test(text)) {
+    // RDKit's get_mol also reads CommonChem and RDKit JSON documents; no SMILES holds a brace or a quote.
     throw new ChemError(
-      "MOLECULE_TOO_LARGE",
-      `SMILES has about ${estimated} heavy atoms; this tool accepts at most ${maxHeavyAtoms}.`,
-      { heavy_atoms: estimated, limit: maxHeavyAtoms },
+      "INVALID_SMILES",
+      `'${preview(text)}' is a JSON document, not a SMILES; pass a SMILES string such as 'CCO'.`,
+      { smiles: preview(text) },
     );
   }
+  const cost = textCost(text);
+  if (cost.atoms > maxHeavyAtoms) {
+    throw new ChemError(
+      "MOLECULE_TOO_LARGE",
+      `SMILES has about ${cost.atoms} heavy atoms; this tool accepts at most ${maxHeavyAtoms}.`,
+      { heavy_atoms: cost.atoms, limit: maxHeavyAtoms },
+    );
+  }
+  const refusal = costRefusal(cost);
+  if (refusal) throw refusal;
   rdkitReason();
   const mol = rdkit().get_mol(text);
   if (!mol || !mol.is_valid()) {

@@ -13,6 +13,7 @@
  * @module
  */
 import { countSmilesAtoms } from "../chem/rdkit.ts";
+import { graphCost, isLight, type TextCost, textCost } from "./cost.ts";
 
 /** Suffix of the derived tool that runs one chunk of a list call (src/pool/list.ts). */
 export const ITEMS_SUFFIX = ":items";
@@ -93,6 +94,46 @@ export function inputAtoms(args: Readonly<Record<string, unknown>>): number {
     }
   }
   return largest;
+}
+
+/**
+ * Whether a call's input may cost more than the protocol thread can bound, by the cost model of
+ * src/pool/cost.ts: any SMILES or SMARTS argument (as {@link inputAtoms} reads them) beyond a light limit, or a
+ * MolJSON whose graph is past one (its independent rings standing for ring closures).
+ * Such a call runs in the pool, as a possibly long one.
+ *
+ * @example
+ * ```ts
+ * isCostlyInput({ smiles: "CC(=O)Oc1ccccc1C(=O)O" }); // false
+ * isCostlyInput({ smiles: "C".repeat(151) }); // true: past 150 atoms
+ * ```
+ */
+export function isCostlyInput(args: Readonly<Record<string, unknown>>): boolean {
+  const costly = (value: unknown) => typeof value === "string" && !isLight(textCost(value));
+  for (const [key, value] of Object.entries(args)) {
+    if (key === "smiles_list" && Array.isArray(value)) {
+      if (value.some(costly)) return true;
+    } else if ((key.startsWith("smiles") || key === "smarts") && costly(value)) return true;
+    else if (
+      key === "moljson" && typeof value === "object" && value !== null && !isLight(molJsonCost(value))
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** The cost model's reading of a MolJSON argument's graph; bonds naming no atom (refused later) are skipped. */
+function molJsonCost(moljson: object): TextCost {
+  const { atoms, bonds } = moljson as { atoms?: unknown; bonds?: unknown };
+  const count = Array.isArray(atoms) ? atoms.length : 0;
+  const inRange = (end: unknown): end is number =>
+    Number.isInteger(end) && (end as number) >= 0 && (end as number) < count;
+  const pairs = (Array.isArray(bonds) ? bonds : []).flatMap((bond) => {
+    const { begin, end } = (bond ?? {}) as { begin?: unknown; end?: unknown };
+    return inRange(begin) && inRange(end) ? [[begin, end] as const] : [];
+  });
+  return graphCost(count, pairs);
 }
 
 /** One call a starting worker makes so that users' first calls find its one-time work done. */

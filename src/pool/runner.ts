@@ -19,7 +19,7 @@ import * as v from "valibot";
 import { CancelledError, ChemError, type ChemErrorCode, ChemMcpError } from "../errors.ts";
 import { loadRDKit, takeLargestMolecule } from "../chem/rdkit.ts";
 import {
-  inputAtoms,
+  isCostlyInput,
   ITEMS_SUFFIX,
   LARGE_INPUT_ATOMS,
   POOLED_DEADLINE_MS,
@@ -258,7 +258,7 @@ export class IsolatedRunner {
   /** The deadline of a call of `tool` in the pool, ms, or `undefined` when the call runs in place. */
   deadlineMs(tool: Tool, args: Record<string, unknown>): number | undefined {
     if (tool.isolation) return tool.isolation.deadlineMs(args as never);
-    if (this.#pooled.has(tool.name) || this.#inPlaceBroken || inputAtoms(args) > LARGE_INPUT_ATOMS) {
+    if (this.#pooled.has(tool.name) || this.#inPlaceBroken || isCostlyInput(args)) {
       return this.#options.pooledDeadlineMs ?? POOLED_DEADLINE_MS;
     }
     return undefined;

@@ -83,7 +83,7 @@ compileFunction(new TextDecoder().decode(workerData), params, { filename: "${SEA
  * A worker thread running the tool-worker entry: dist/src/runtime/worker_node.js beside this file, or in a
  * single executable the bundled script stored as an asset.
  */
-function spawnToolWorker(): WorkerHandle {
+export function spawnToolWorker(): WorkerHandle {
   const worker = sea ? seaWorker(sea) : new Worker(new URL("./worker_node.js", import.meta.url));
   lowerThreads(process.pid);
   worker.unref();

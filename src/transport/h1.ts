@@ -107,6 +107,11 @@ export class RequestReader {
         reason: `request headers over ${this.#limits.maxHeaderBytes} bytes`,
       };
     }
+    // A line ended by LF alone would leave the head waiting for a CRLF CRLF that never comes: refused at once
+    // (RFC 9112 §2.2 allows either; reading one framing only keeps requests unambiguous).
+    if (hasBareLf(this.#buffer, end === -1 ? this.#buffer.length : end + 4)) {
+      return { kind: "error", status: 400, reason: "line ended by LF without CR" };
+    }
     if (end === -1) return { kind: "incomplete" };
     const text = decoder.decode(this.#buffer.subarray(0, end));
     this.#buffer = this.#buffer.slice(end + 4);
@@ -192,6 +197,14 @@ export function serializeResponse(response: HttpResponse): Uint8Array {
   for (const [name, value] of response.headers ?? []) lines.push(`${name}: ${value}`);
   lines.push(`Content-Length: ${body.length}`, "Connection: close", "", "");
   return concatBytes([encoder.encode(lines.join("\r\n")), body]);
+}
+
+/** Whether an LF not preceded by CR occurs in the first `length` bytes. */
+function hasBareLf(bytes: Uint8Array, length: number): boolean {
+  for (let i = bytes.indexOf(10); i !== -1 && i < length; i = bytes.indexOf(10, i + 1)) {
+    if (i === 0 || bytes[i - 1] !== 13) return true;
+  }
+  return false;
 }
 
 function indexOf(haystack: Uint8Array, needle: readonly number[]): number {

@@ -124,6 +124,14 @@ export function isJsonContentType(value: string | undefined): boolean {
   return value !== undefined && value.split(";")[0]!.trim().toLowerCase() === JSON_TYPE;
 }
 
+/** True when no Content-Encoding is given or every coding listed is `identity` (RFC 9110 §8.4). */
+function isIdentityEncoding(values: readonly string[] | undefined): boolean {
+  if (!values) return true;
+  return values.every((value) =>
+    value.split(",").every((coding) => ["", "identity"].includes(coding.trim().toLowerCase()))
+  );
+}
+
 /** The target's authority and path: origin-form (`/mcp`) or absolute-form (`http://host:port/mcp`). */
 interface Target {
   /** The authority of an absolute-form target, which replaces Host (RFC 9112 §3.2.2). */
@@ -164,7 +172,8 @@ function checkAuthority(head: RequestHead, options: EndpointOptions): HeadDecisi
  * Checks a request head, in this order: Host and target (400 missing, repeated or invalid; 403 non-loopback on a
  * loopback bind, applied to an absolute-form target's authority, which replaces Host), Origin (403), path (404),
  * method (405), Transfer-Encoding (400 beside Content-Length, else 411: bodies are read by Content-Length only),
- * Content-Length (411 missing, 400 malformed, 413 over 1 MiB), Content-Type (415), Accept (406).
+ * Content-Length (411 missing, 400 malformed, 413 over 1 MiB), Content-Type (415), Content-Encoding other than
+ * identity (415), Accept (406).
  */
 export function checkHead(head: RequestHead, options: EndpointOptions): HeadDecision {
   const target = checkAuthority(head, options);
@@ -206,6 +215,13 @@ export function checkHead(head: RequestHead, options: EndpointOptions): HeadDeci
   }
   if (!isJsonContentType(single(head, "content-type"))) {
     return respond(415, "Content-Type must be application/json.");
+  }
+  if (!isIdentityEncoding(head.headers.get("content-encoding"))) {
+    // RFC 9110 §15.5.16: an unsupported content coding is a 415, with Accept-Encoding naming what is read.
+    return respond(415, "Content-Encoding is not read: send the body unencoded (identity).", [[
+      "Accept-Encoding",
+      "identity",
+    ]]);
   }
   if (!acceptsJson(single(head, "accept"))) {
     return respond(406, "Accept must admit application/json (e.g. 'application/json, text/event-stream').");

@@ -52,3 +52,16 @@ export function listeningLine(host: string, port: number): string {
   const h = host.includes(":") ? `[${host}]` : host;
   return `chem-mcp webapp listening on http://${h}:${port}/`;
 }
+
+/**
+ * Tool workers of the web app's pool: the server's count (`CHEM_MCP_WORKERS` or the cores), at least two, so a
+ * possibly long computation never leaves a second visitor without a worker.
+ *
+ * @example
+ * ```ts
+ * webAppWorkers(1); // 2
+ * ```
+ */
+export function webAppWorkers(serverWorkers: number): number {
+  return Math.max(2, serverWorkers);
+}

@@ -16,6 +16,7 @@ import { similaritySearch } from "../chem/similarity.ts";
 import { coreProperties, LIPINSKI_THRESHOLDS, withParentMol } from "../chem/properties.ts";
 import { descriptors, MAX_SMILES_LENGTH, withMol } from "../chem/rdkit.ts";
 import { round } from "../chem/identity.ts";
+import { isLoopbackHost, isLoopbackOrigin } from "../transport/streamable.ts";
 import { PAGE_CSP, PAGE_HTML } from "./page.ts";
 
 /** Largest request body accepted, bytes (2 MiB); a longer body gets 413. */
@@ -36,7 +37,36 @@ export type WebAppErrorCode =
   | "UNSUPPORTED_MEDIA_TYPE"
   | "METHOD_NOT_ALLOWED"
   | "NOT_FOUND"
+  | "FORBIDDEN"
+  | "COMPUTATION_TIMEOUT"
+  | "SERVER_BUSY"
   | "INTERNAL_ERROR";
+
+/** The chemistry each POST route runs, by name: what a tool worker runs for the web app (src/webapp/jobs.ts). */
+export const WEBAPP_JOBS = {
+  webapp_descriptors: (args: { smiles: string }): unknown => chem("smiles", () => descriptorsOf(args.smiles)),
+  webapp_similarity: (args: { smiles: string; smiles_list: string[]; threshold: number }): unknown =>
+    similaritySearch(args.smiles, args.smiles_list, args.threshold),
+  webapp_boiled_egg: (args: { smiles_list: string[] }): unknown => eggPoints(args.smiles_list),
+  webapp_depict: (args: { smiles: string }): unknown => depict(args.smiles),
+} as const;
+
+/** Name of a web-app computation. */
+export type WebAppJob = keyof typeof WEBAPP_JOBS;
+
+/**
+ * Runs a web-app computation. The served app passes one that runs it in a tool worker (src/webapp/jobs.ts), so
+ * no RDKit work holds the request thread; the default runs it in process, for in-process tests. Throws
+ * `ChemError` (invalid or refused input, `COMPUTATION_TIMEOUT`, `SERVER_BUSY`).
+ */
+export type ComputeJob = (
+  job: WebAppJob,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+) => Promise<unknown>;
+
+const computeInProcess: ComputeJob = (job, args) =>
+  Promise.resolve().then(() => (WEBAPP_JOBS[job] as (a: Record<string, unknown>) => unknown)(args));
 
 /** Options of {@link createWebApp}. */
 export interface WebAppOptions {
@@ -46,6 +76,13 @@ export interface WebAppOptions {
   maxLibrarySize?: number;
   /** Receives unexpected errors (500s); default: ignored. */
   onError?: (error: unknown) => void;
+  /** Runs the chemistry; default: in process (see {@link ComputeJob}). */
+  compute?: ComputeJob;
+  /**
+   * Served on a loopback address: then the Host header must name a loopback host (403 otherwise), so a
+   * DNS-rebinding page cannot reach the app. Default false (in-process use).
+   */
+  loopbackBind?: boolean;
 }
 
 /** Body of POST /descriptors. */
@@ -268,7 +305,7 @@ export function depict(smiles: string): string {
   );
 }
 
-/** Runs chemistry and turns a ChemError into a 400 that says which field failed. */
+/** Runs chemistry; an input's ChemError comes out naming the field that failed. */
 function chem<T>(field: string, fn: () => T): T {
   try {
     return fn();
@@ -276,10 +313,42 @@ function chem<T>(field: string, fn: () => T): T {
     if (
       error instanceof ChemError && (error.code === "INVALID_SMILES" || error.code === "MOLECULE_TOO_LARGE")
     ) {
-      throw new WebAppError(400, error.code, field ? `${field}: ${error.message}` : error.message);
+      throw new ChemError(error.code, field ? `${field}: ${error.message}` : error.message, error.details);
     }
     throw error;
   }
+}
+
+/** The HTTP answer to a computation's ChemError: 400 for the input, 503 when busy, 422 past the deadline. */
+function chemErrorResponse(error: ChemError): Response | undefined {
+  if (error.code === "INVALID_SMILES" || error.code === "MOLECULE_TOO_LARGE") {
+    return errorResponse(400, error.code, error.message);
+  }
+  if (error.code === "SERVER_BUSY") {
+    return errorResponse(503, "SERVER_BUSY", error.message, { "retry-after": "4" });
+  }
+  if (error.code === "COMPUTATION_TIMEOUT") return errorResponse(422, "COMPUTATION_TIMEOUT", error.message);
+  return undefined;
+}
+
+/**
+ * 403 for a request a DNS-rebinding or cross-site page could send, checked as the MCP endpoint checks its own:
+ * on a loopback bind the Host must be loopback, and an Origin must be loopback or the app's own (same host).
+ */
+function forbidden(request: Request, loopbackBind: boolean): Response | undefined {
+  const host = request.headers.get("host") ?? new URL(request.url).host;
+  if (loopbackBind && !isLoopbackHost(host)) {
+    return errorResponse(
+      403,
+      "FORBIDDEN",
+      "Host must be a loopback name (localhost, 127.0.0.1 or [::1]): the app is served on a loopback address.",
+    );
+  }
+  const origin = request.headers.get("origin");
+  if (origin === null || isLoopbackOrigin(origin)) return undefined;
+  const own = [`http://${host}`, `https://${host}`].map((o) => o.toLowerCase());
+  if (own.includes(origin.toLowerCase())) return undefined;
+  return errorResponse(403, "FORBIDDEN", "Cross-origin requests are not served; open the app's own page.");
 }
 
 // -----------------------------------------------------------------------------------------------------------
@@ -328,9 +397,15 @@ async function readJson(request: Request, limit: number): Promise<unknown> {
   }
 }
 
+interface RouteContext {
+  readonly maxBodyBytes: number;
+  readonly maxLibrarySize: number;
+  readonly compute: ComputeJob;
+}
+
 type Route = {
   methods: readonly string[];
-  run: (request: Request, ctx: Required<Omit<WebAppOptions, "onError">>) => Promise<Response>;
+  run: (request: Request, ctx: RouteContext) => Promise<Response>;
 };
 
 const ROUTES: Readonly<Record<string, Route>> = {
@@ -352,7 +427,7 @@ const ROUTES: Readonly<Record<string, Route>> = {
     methods: ["POST"],
     run: async (request, ctx) => {
       const { smiles } = parseWith(SmilesRequest, await readJson(request, ctx.maxBodyBytes));
-      return json(chem("smiles", () => descriptorsOf(smiles)));
+      return json(await ctx.compute("webapp_descriptors", { smiles }, request.signal));
     },
   },
   "/similarity": {
@@ -367,7 +442,8 @@ const ROUTES: Readonly<Record<string, Route>> = {
             `Split it into several requests.`,
         );
       }
-      return json(chem("", () => similaritySearch(body.query, body.library, body.threshold)));
+      const args = { smiles: body.query, smiles_list: body.library, threshold: body.threshold };
+      return json(await ctx.compute("webapp_similarity", args, request.signal));
     },
   },
   "/boiled-egg": {
@@ -382,14 +458,14 @@ const ROUTES: Readonly<Record<string, Route>> = {
             `Split it into several requests.`,
         );
       }
-      return json(eggPoints(smiles));
+      return json(await ctx.compute("webapp_boiled_egg", { smiles_list: smiles }, request.signal));
     },
   },
   "/depict": {
     methods: ["POST"],
     run: async (request, ctx) => {
       const { smiles } = parseWith(SmilesRequest, await readJson(request, ctx.maxBodyBytes));
-      return new Response(depict(smiles), {
+      return new Response(String(await ctx.compute("webapp_depict", { smiles }, request.signal)), {
         headers: {
           "content-type": "image/svg+xml",
           "x-content-type-options": "nosniff",
@@ -415,12 +491,16 @@ const ROUTES: Readonly<Record<string, Route>> = {
  * ```
  */
 export function createWebApp(options: WebAppOptions = {}): (request: Request) => Promise<Response> {
-  const ctx = {
+  const ctx: RouteContext = {
     maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
     maxLibrarySize: options.maxLibrarySize ?? MAX_LIBRARY_SIZE,
+    compute: options.compute ?? computeInProcess,
   };
+  const loopbackBind = options.loopbackBind ?? false;
   const onError = options.onError ?? (() => {});
   return async (request) => {
+    const refused = forbidden(request, loopbackBind);
+    if (refused) return refused;
     const path = new URL(request.url).pathname;
     const route = Object.hasOwn(ROUTES, path) ? ROUTES[path] : undefined;
     if (!route) {
@@ -447,6 +527,8 @@ export function createWebApp(options: WebAppOptions = {}): (request: Request) =>
         if (error.code === "PAYLOAD_TOO_LARGE") return tooLarge(ctx.maxBodyBytes);
         return errorResponse(error.status, error.code, error.message, error.headers);
       }
+      const answer = error instanceof ChemError ? chemErrorResponse(error) : undefined;
+      if (answer) return answer;
       onError(error);
       return errorResponse(500, "INTERNAL_ERROR", "Unexpected server error; the request was not processed.");
     }

@@ -9,10 +9,16 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
 import process from "node:process";
 import { loadRDKit } from "../chem/rdkit.ts";
+import { isLoopbackAddress } from "../cli.ts";
+import { toolWorkerCount } from "../main.ts";
+import { IsolatedRunner } from "../pool/runner.ts";
+import { spawnToolWorker } from "../runtime/node_main.ts";
 import { createWebApp, MAX_BODY_BYTES, tooLarge } from "./handler.ts";
-import { listeningLine, parseServeArgs, type ServeOptions } from "./args.ts";
+import { computeInPool, WEBAPP_POOLED } from "./jobs.ts";
+import { listeningLine, parseServeArgs, type ServeOptions, webAppWorkers } from "./args.ts";
 
 /** Reads the request body up to `limit` bytes; resolves undefined when the body is over the limit. */
 function readLimited(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
@@ -59,7 +65,12 @@ function lingerThenClose(req: IncomingMessage): void {
   req.socket.on("close", () => clearTimeout(timer));
 }
 
-function toRequest(req: IncomingMessage, body: Buffer | undefined, origin: string): Request {
+function toRequest(
+  req: IncomingMessage,
+  body: Buffer | undefined,
+  origin: string,
+  signal: AbortSignal,
+): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -70,6 +81,7 @@ function toRequest(req: IncomingMessage, body: Buffer | undefined, origin: strin
   return new Request(new URL(req.url ?? "/", origin), {
     method,
     headers,
+    signal,
     ...(hasBody ? { body: new Uint8Array(body ?? new Uint8Array(0)) } : {}),
   });
 }
@@ -97,20 +109,41 @@ async function handle(
       return;
     }
   }
-  await send(res, await app(toRequest(req, body, origin)));
+  // A client that goes away cancels its computation, as Deno.serve's request.signal does.
+  const gone = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  await send(res, await app(toRequest(req, body, origin, gone.signal)));
 }
 
 function main(): void {
   let options: ServeOptions;
+  let workers: number;
   try {
     options = parseServeArgs(process.argv.slice(2));
+    workers = webAppWorkers(toolWorkerCount(process.env, availableParallelism()));
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     process.exit(2);
   }
   const wasm = readFileSync(createRequire(import.meta.url).resolve("@rdkit/rdkit/RDKit_minimal.wasm"));
-  loadRDKit(wasm).then(() => {
-    const app = createWebApp({ onError: (error) => console.error("webapp: unexpected error:", error) });
+  WebAssembly.compile(wasm).then(async (module) => {
+    await loadRDKit(module);
+    const log = (message: string) => console.error(`webapp: ${message}`);
+    const runner = new IsolatedRunner({
+      spawn: spawnToolWorker,
+      wasm: module,
+      size: workers,
+      pooled: WEBAPP_POOLED,
+      log,
+    });
+    runner.start();
+    const app = createWebApp({
+      onError: (error) => console.error("webapp: unexpected error:", error),
+      compute: computeInPool(runner),
+      loopbackBind: isLoopbackAddress(options.bind),
+    });
     const origin = `http://${options.bind.includes(":") ? `[${options.bind}]` : options.bind}`;
     const server = createServer((req, res) => {
       handle(app, req, res, origin).catch((error: unknown) => {

@@ -7,7 +7,8 @@
  * The mix, all at once against one server (default `--max-concurrency` 16, 2 tool workers):
  * - hostile content: runaway substructure searches (3 s limit), 300-membered aromatic rings through
  *   `molecule_context_pack` and `representation_router`, recursive SMARTS nested 200 deep, 1 MiB lists of
- *   numbers as `find_mcs` arguments;
+ *   numbers as `find_mcs` arguments, dense dummy-atom graphs that cost RDKit tens of seconds (refused by the
+ *   cost model), a JSON document passed as a SMILES;
  * - answers inflated by garbage: 0.9 MB tool names, methods and argument keys, whose answers must stay under
  *   64 KiB;
  * - a memory flood: a complete request that takes seconds to answer (a lookup the hostile service answers
@@ -15,7 +16,7 @@
  * - hostile connections: 16 connections dripping a head and 8 dripping a body (each reconnecting when dropped);
  *   connect-and-reset at every phase of a request; requests followed by a half-close (their answers counted);
  *   malformed requests (NUL in a value, invalid and empty Host, a hostile absolute-form authority, both
- *   framings, an oversized head); calls with ids a double cannot hold (echo checked); `name_to_smiles` against a
+ *   framings, an oversized head, a gzip Content-Encoding, bare-LF line ends); calls with ids a double cannot hold (echo checked); `name_to_smiles` against a
  *   hostile lookup service (redirect to another origin, HTML, dot segments, a redirect loop; its text must never
  *   come back).
  *
@@ -32,6 +33,7 @@ import { honestRequest, toolCall } from "./attack.ts";
 import { REMOTE_SECRET } from "./lookup_stub.ts";
 import { MODERN_META } from "./protocol.ts";
 import { RUNAWAY_MOLECULE, RUNAWAY_SMARTS } from "../data/runaway.ts";
+import { DENSE_DESCRIPTOR_ATTACK, DENSE_PARSE_ATTACK } from "../data/costly.ts";
 import { owned, treeUsage } from "./process.ts";
 
 /** What to besiege and for how long. */
@@ -136,6 +138,8 @@ const MALFORMED = [
   honestRequest().replace("POST /mcp", "POST http://evil.example/mcp"),
   honestRequest().replace("Accept:", "Transfer-Encoding: chunked\r\nAccept:"),
   honestRequest().replace("Accept:", `X-Big: ${"b".repeat(40_000)}\r\nAccept:`),
+  honestRequest().replace("Accept:", "Content-Encoding: gzip\r\nAccept:"),
+  honestRequest().replace("\r\n", "\n"),
 ];
 const RING300 = "c1" + "c".repeat(298) + "c1";
 /** Hostile content: each call must come back as a result or a typed error (never an internal error). */
@@ -145,6 +149,9 @@ const HOSTILE_CALLS: [string, Record<string, unknown>][] = [
   ["representation_router", { smiles: RING300, task_kind: "identity_dedup" }],
   ["smarts_match", { smiles: "CCO", smarts: "[$(".repeat(200) + "C" + ")]".repeat(200) }],
   ["find_mcs", { smiles_list: Array(500_000).fill(1) }],
+  ["canonical_smiles", { smiles: DENSE_PARSE_ATTACK }],
+  ["calc_properties", { smiles: DENSE_DESCRIPTOR_ATTACK }],
+  ["canonical_smiles", { smiles: '{"commonchem":{"version":10},"molecules":[{"atoms":[{"z":6}]}]}' }],
 ];
 
 /** The largest answer an invalid request may get (issue 20). */
@@ -256,7 +263,7 @@ export async function siege(options: SiegeOptions): Promise<SiegeFigures> {
       async () => (await exchange(port, honestRequest(), 10_000, true)).includes('"atom_count":3'),
     ),
     loop(running, 50, async () => {
-      const kind = phase % 6;
+      const kind = phase % MALFORMED.length;
       const answer = await exchange(port, MALFORMED[kind]!);
       if (debug && !/^HTTP\/1\.1 4\d\d /.test(answer)) {
         console.log("malformed", kind, JSON.stringify(answer.slice(0, 200)));

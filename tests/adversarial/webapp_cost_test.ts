@@ -1,0 +1,94 @@
+/**
+ * The sample web app under the cost attacks, against its real process (serve_deno.ts under Deno, serve_node.js
+ * under Node): its chemistry runs in tool workers, so a costly POST /descriptors does not stop a second client,
+ * a dense dummy-atom graph is refused from its text, and requests a DNS-rebinding or cross-site page could send
+ * (a non-loopback Host on a loopback bind, a foreign Origin) are 403.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { request } from "node:http";
+import { startWebApp, type WebAppServer } from "../webapp/webapp_process.ts";
+import { DENSE_PARSE_ATTACK, denseGraph } from "../data/costly.ts";
+
+let server: WebAppServer;
+before(async () => {
+  server = await startWebApp();
+});
+after(async () => await server?.stop());
+
+/** POSTs JSON with the given extra headers (Host included, which fetch cannot set); resolves status and body. */
+function postJson(
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
+  const data = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request({
+      host: "127.0.0.1",
+      port: server.port,
+      path,
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": Buffer.byteLength(data), ...headers },
+    }, (res) => {
+      let text = "";
+      res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on("error", reject);
+    req.end(data);
+  });
+}
+
+/** An honest descriptors call; asserts it is ethanol's answer, within 5 s. */
+async function honestWithin5s(): Promise<void> {
+  const started = performance.now();
+  const answer = await postJson("/descriptors", { smiles: "CCO" });
+  const elapsed = performance.now() - started;
+  assert.equal(answer.status, 200, answer.body);
+  assert.equal((JSON.parse(answer.body) as { mw: number }).mw, 46.069);
+  assert.ok(elapsed < 5_000, `honest call took ${Math.round(elapsed)} ms`);
+}
+
+test("webapp cost: a costly POST /descriptors does not stop a second client", async () => {
+  // The pool is up (its start is the cold-start suites' subject, not this one's).
+  assert.equal((await postJson("/descriptors", { smiles: "CCO" })).status, 200);
+  // 500 atoms of at most four neighbours, 178 ring closures: accepted (ring density 63), seconds of descriptors.
+  const costly = postJson("/descriptors", { smiles: denseGraph(500, 178, "*", 1, 4) });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  for (let i = 0; i < 3; i++) await honestWithin5s();
+  const answer = await costly;
+  assert.ok([200, 422].includes(answer.status), answer.body);
+});
+
+test("webapp cost: a dense dummy-atom graph is refused at once, naming the limit", async () => {
+  const answer = await postJson("/descriptors", { smiles: DENSE_PARSE_ATTACK });
+  assert.equal(answer.status, 400);
+  const error = (JSON.parse(answer.body) as { error: { code: string; message: string } }).error;
+  assert.equal(error.code, "MOLECULE_TOO_LARGE");
+  assert.match(error.message, /neighbours beyond four/);
+  await honestWithin5s();
+});
+
+test("webapp cost: a JSON document is not a SMILES", async () => {
+  const answer = await postJson("/descriptors", { smiles: '{"commonchem":{"version":10}}' });
+  assert.equal(answer.status, 400);
+  assert.match(answer.body, /INVALID_SMILES/);
+});
+
+test("webapp host: a non-loopback Host on the loopback bind and a foreign Origin are 403", async () => {
+  for (const host of ["attacker.example", "attacker.example:8080", "192.168.1.10"]) {
+    const answer = await postJson("/descriptors", { smiles: "CCO" }, { host });
+    assert.equal(answer.status, 403, host);
+    assert.match(answer.body, /FORBIDDEN/);
+  }
+  const foreign = await postJson("/descriptors", { smiles: "CCO" }, { origin: "http://attacker.example" });
+  assert.equal(foreign.status, 403);
+  for (const host of ["localhost", `127.0.0.1:${server.port}`, "[::1]"]) {
+    assert.equal((await postJson("/descriptors", { smiles: "CCO" }, { host })).status, 200, host);
+  }
+  const own = await postJson("/descriptors", { smiles: "CCO" }, {
+    origin: `http://127.0.0.1:${server.port}`,
+  });
+  assert.equal(own.status, 200);
+});
