@@ -177,17 +177,24 @@ function json(body: unknown, status = 200, headers: Record<string, string> = {})
  *
  * @example
  * ```ts
- * tooLarge(2 * 1024 * 1024).status; // 413
+ * tooLarge(2 * 1024 * 1024, "/descriptors").status; // 413
  * ```
  */
-export function tooLarge(limit: number): Response {
+export function tooLarge(limit: number, path = ""): Response {
   return errorResponse(
     413,
     "PAYLOAD_TOO_LARGE",
-    `Request body is over ${limit} bytes (${limit / 1024 / 1024} MiB); send a smaller library or split it ` +
-      `into several requests.`,
+    `Request body is over ${limit} bytes (${limit / 1024 / 1024} MiB); ${ADVICE[path] ?? ADVICE[""]}`,
   );
 }
+
+/** What to send instead of an oversized body, by path: only the list routes can be split. */
+const ADVICE: Readonly<Record<string, string>> = {
+  "/descriptors": `send one molecule: a SMILES of at most ${MAX_SMILES_LENGTH} characters.`,
+  "/similarity": "send a smaller library or split it into several requests.",
+  "/boiled-egg": "send fewer molecules or split them into several requests.",
+  "": "send a smaller request.",
+};
 
 // -----------------------------------------------------------------------------------------------------------
 // Input schemas
@@ -524,7 +531,7 @@ export function createWebApp(options: WebAppOptions = {}): (request: Request) =>
       return await route.run(request, ctx);
     } catch (error) {
       if (error instanceof WebAppError) {
-        if (error.code === "PAYLOAD_TOO_LARGE") return tooLarge(ctx.maxBodyBytes);
+        if (error.code === "PAYLOAD_TOO_LARGE") return tooLarge(ctx.maxBodyBytes, path);
         return errorResponse(error.status, error.code, error.message, error.headers);
       }
       const answer = error instanceof ChemError ? chemErrorResponse(error) : undefined;

@@ -105,7 +105,7 @@ async function handle(
     body = await readLimited(req, MAX_BODY_BYTES);
     if (body === undefined) {
       lingerThenClose(req);
-      await send(res, tooLarge(MAX_BODY_BYTES));
+      await send(res, tooLarge(MAX_BODY_BYTES, new URL(req.url ?? "/", "http://localhost").pathname));
       return;
     }
   }

@@ -165,6 +165,13 @@ test("POST /descriptors: 413 for a body over 2 MiB (declared length)", async () 
   const big = JSON.stringify({ smiles: "C".repeat(2 * 1024 * 1024) });
   const msg = await expectError(await post("/descriptors", big), 413, "PAYLOAD_TOO_LARGE");
   assert.match(msg, /2 MiB/);
+  // The advice fits the route: one molecule here, no library to split.
+  assert.match(msg, /send one molecule: a SMILES of at most 20000 characters/);
+  const library = JSON.stringify({ query: "C", library: ["C".repeat(2 * 1024 * 1024)], threshold: 0 });
+  assert.match(
+    await expectError(await post("/similarity", library), 413, "PAYLOAD_TOO_LARGE"),
+    /smaller library/,
+  );
 });
 
 test("POST /descriptors: 413 for a chunked body over 2 MiB (no Content-Length)", async () => {
