@@ -97,7 +97,7 @@ export const admetProfileTool = defineTool({
   }),
   list: {
     cap: 1000,
-    columns: ADMET_ENDPOINTS.map((endpoint) => `endpoints.${endpoint}.prediction`),
+    columns: [...ADMET_ENDPOINTS.map((endpoint) => `endpoints.${endpoint}.prediction`), "parent_smiles"],
   },
   run: ({ smiles }) => ({ smiles, ...admetProfile(smiles) }),
 });

@@ -121,6 +121,8 @@ export const calcPropertiesTool = defineTool({
       "heavy_atoms",
       "qed",
       "fragment_count",
+      // Which component a salt's row describes (null for one component), as the single answer says.
+      "parent_smiles",
     ],
   },
   run: ({ smiles }) => {

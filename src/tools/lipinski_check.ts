@@ -47,6 +47,6 @@ export const lipinskiCheckTool = defineTool({
     passes: v.pipe(v.boolean(), v.description("True with at most one violation.")),
     method: v.pipe(v.string(), v.description("Rule and reference.")),
   }),
-  list: { cap: 1000, columns: ["passes", "violations", "rules.value"] },
+  list: { cap: 1000, columns: ["passes", "violations", "rules.value", "parent_smiles"] },
   run: ({ smiles }) => ({ smiles, ...lipinskiCheck(smiles), method: LIPINSKI_METHOD }),
 });

@@ -60,7 +60,8 @@ test("calc_properties over a list: rows in input order, a bad SMILES answered in
 });
 
 test("the list answer equals the single answers, column by column", async () => {
-  const list = DRUGS50.slice(0, 12).map((d) => d.smiles);
+  // A salt among them: its row names the component it describes, as the single answer does.
+  const list = [...DRUGS50.slice(0, 12).map((d) => d.smiles), "CCN(CC)CC.Cl"];
   const out = (await batch("lipinski_check", list)).result!.structuredContent as {
     columns: string[];
     results: unknown[][];
@@ -70,9 +71,16 @@ test("the list answer equals the single answers, column by column", async () => 
       passes: boolean;
       violations: number;
       rules: { value: number }[];
+      parent_smiles?: string;
     };
-    assert.deepEqual(out.results[i], [single.passes, single.violations, single.rules.map((r) => r.value)]);
+    assert.deepEqual(out.results[i], [
+      single.passes,
+      single.violations,
+      single.rules.map((r) => r.value),
+      single.parent_smiles ?? null,
+    ]);
   }
+  assert.equal(out.results.at(-1)!.at(-1), "CCN(CC)CC");
 });
 
 test("tanimoto: smiles_a in arguments against each molecule, equal to the single calls", async () => {
