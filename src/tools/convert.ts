@@ -31,6 +31,7 @@ export const convertTool = defineTool({
       v.minLength(1),
       v.maxLength(MAX_INPUT_CHARS),
       v.description("Structure text."),
+      v.examples(["CCO"]),
     ),
     from: v.pipe(v.picklist(INPUT_FORMATS), v.description("Input format.")),
     to: v.pipe(v.picklist(OUTPUT_FORMATS), v.description("Output format (molblock: V2000).")),

@@ -40,9 +40,9 @@ export const runReactionTool = defineTool({
   title: "Run a reaction",
   annotations: LOCAL_COMPUTATION,
   description:
-    "Apply a reaction SMARTS (RDKit; mapped or not) to reactants, one per template: SMILES, or a list to run " +
-    "all combinations. Gives distinct products as canonical SMILES ('.' joins an outcome's products), each with " +
-    `the reactants that first gave it; unsanitisable ones counted. Limits: ${MAX_COMBINATIONS} ` +
+    "Apply a reaction SMARTS (mapped or not) to reactants, one per template: SMILES, or a list for " +
+    "all combinations. Gives distinct outcomes as canonical SMILES, each with the reactants that first gave " +
+    `it; unsanitisable ones counted. Limits: ${MAX_COMBINATIONS} ` +
     `combinations, ${REACTION_TIMEOUT_S} s. Errors: INVALID_REACTION, INVALID_SMILES, REACTANT_COUNT_MISMATCH, ` +
     "TOO_MANY_PRODUCTS, COMPUTATION_TIMEOUT.",
   input: v.strictObject({
@@ -51,13 +51,15 @@ export const runReactionTool = defineTool({
       // Bounded here and worded by the chemistry (INVALID_REACTION); as minLength/maxLength the bound would cost
       // the listing characters no real template comes near (as for SMILES, src/tools/common.ts).
       v.check((text: string) => text.length >= 1 && text.length <= MAX_REACTION_LENGTH, REACTION_BOUND),
-      v.description("Reaction SMARTS, e.g. [C:1](=O)[OH].[N;!H0:2]>>[C:1](=O)[N:2]"),
+      v.description("Reaction SMARTS."),
+      v.examples(["[C:1](=O)[OH].[N;!H0:2]>>[C:1](=O)[N:2]"]),
     ),
     reactants: v.pipe(
       v.array(v.union([smilesString, slotList])),
       v.minLength(1),
       v.maxLength(MAX_REACTANT_TEMPLATES),
       v.description("One per template: SMILES or list."),
+      v.examples([["CC(=O)O", "NCC"]]),
     ),
     max_products: v.optional(
       v.pipe(
