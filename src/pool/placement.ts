@@ -89,6 +89,14 @@ export function inputAtoms(args: Readonly<Record<string, unknown>>): number {
   return largest;
 }
 
+/**
+ * Whether a call's input is costly enough to go to the pool whatever the tool, and to count there as a call that
+ * can run long (src/pool/policy.ts). The one place that decision is made.
+ */
+export function isCostlyInput(args: Readonly<Record<string, unknown>>): boolean {
+  return inputAtoms(args) > LARGE_INPUT_ATOMS;
+}
+
 /** One call a starting worker makes so that users' first calls find its one-time work done. */
 export interface WarmUpCall {
   readonly tool: string;

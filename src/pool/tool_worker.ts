@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { serveToolWorker, type WorkerEndpoint } from "./runner.ts";
+import { serveToolWorker } from "./serve.ts";
+import type { WorkerEndpoint } from "./messages.ts";
 import { WARM_UP_CALLS } from "./placement.ts";
 import { WORKER_TOOLS } from "../tools/registry.ts";
 

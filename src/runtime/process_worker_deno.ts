@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { WorkerHandle, WorkerReply, WorkerRequest } from "../pool/runner.ts";
+import type { WorkerHandle, WorkerReply, WorkerRequest } from "../pool/messages.ts";
 import { MAX_REQUEST_BYTES } from "../protocol/jsonrpc.ts";
 import { LineSplitter } from "../transport/lines.ts";
 import rdkitWasm from "./rdkit_wasm_deno.js";
