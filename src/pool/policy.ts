@@ -10,10 +10,13 @@
  *   are workers and each chunk stops at its own limit, so chunks may take every worker: an honest list uses
  *   every core, and its own items never wait for a reservation. A chunk of a tool that can run long is `long`.
  *
- * When every worker is held by a long call (a search or a long chunk) that has run past {@link SPARE_AFTER_MS},
- * one spare worker beyond the pool's size starts for everyone else, and stops once it falls idle with the long
- * calls gone. Starting it only then, not with every search, is what makes one worker a configuration of its
- * own: a search that ends in milliseconds starts nothing and retires nothing.
+ * When every worker is held by a long call (a search or a long chunk) that has run past {@link SPARE_AFTER_MS}
+ * (or a bounded call past {@link BOUNDED_SPARE_AFTER_MS}: a cost the input's text did not show), one spare worker
+ * beyond the pool's size starts for everyone else. With one worker, `size − 1` would leave searches nothing, so a
+ * search takes the only worker and a standby starts beside it at once — the reserve larger pools have. A spare or
+ * standby stays, idle, while it keeps being needed ({@link SPARE_LINGER_MS} after the last need), so sequential
+ * searches on one worker start and retire nothing: per call, one worker costs what two do, and the second's
+ * memory only while searches come.
  *
  * @module
  */
@@ -45,6 +48,20 @@ export function searchLimit(size: number): number {
  * runaway, and then early enough that a bounded call queued behind it is answered within the 5 s bound.
  */
 export const SPARE_AFTER_MS = 1_000;
+
+/**
+ * The same for a bounded call: honest ones take well under a second even on a loaded machine, so one still
+ * running after this is an input whose cost the text did not show, and it is treated as long from then on.
+ */
+export const BOUNDED_SPARE_AFTER_MS = 3_000;
+
+/** How long a call of `kind` may hold its worker before it counts towards starting a spare, ms. */
+export function spareAfterMs(kind: CallKind): number {
+  return kind.long ? SPARE_AFTER_MS : BOUNDED_SPARE_AFTER_MS;
+}
+
+/** How long a spare or standby stays, idle, after it was last needed, ms. */
+export const SPARE_LINGER_MS = 30_000;
 
 /** What one busy worker is doing, for {@link busyMessage}. */
 export interface Holder {

@@ -20,7 +20,14 @@ import { isCostlyInput, POOLED_DEADLINE_MS, POOLED_TOOLS, QUEUE_DEADLINE_MS } fr
 import type { Tool } from "../tools/tool.ts";
 import type { SpawnWorker } from "./messages.ts";
 import { type CallOutcome, describe, rdkitFailed, trusted, unwrap } from "./outcome.ts";
-import { busyMessage, type CallKind, callKind, searchLimit, SPARE_AFTER_MS } from "./policy.ts";
+import {
+  busyMessage,
+  type CallKind,
+  callKind,
+  searchLimit,
+  SPARE_LINGER_MS,
+  spareAfterMs,
+} from "./policy.ts";
 import { WorkerSlot } from "./slot.ts";
 
 export type { SpawnWorker, WorkerEndpoint, WorkerHandle, WorkerReply, WorkerRequest } from "./messages.ts";
@@ -41,8 +48,9 @@ export interface IsolatedRunnerOptions {
   /** Deadline of those tools, ms (default {@link POOLED_DEADLINE_MS}). */
   readonly pooledDeadlineMs?: number;
   /**
-   * Longest a pooled call waits while other calls hold every worker it may take, ms, before it is answered
-   * `SERVER_BUSY` (default {@link QUEUE_DEADLINE_MS}). Time in which a worker is starting does not count.
+   * Longest the pool may stall for a waiting call, ms — no worker it may take coming free and none starting —
+   * before the call is answered `SERVER_BUSY` (default {@link QUEUE_DEADLINE_MS}). A queue that moves is not
+   * refused, however long it is.
    */
   readonly queueDeadlineMs?: number;
   /** Told once, when every worker of {@link IsolatedRunner.start} has made its warm-up calls, how long it took. */
@@ -57,6 +65,8 @@ interface Waiter {
   readonly take: (slot: WorkerSlot) => void;
 }
 
+const SEARCH: CallKind = { search: true, long: true };
+
 /** How often a call whose queue deadline passed while a worker was starting looks again, ms. */
 const START_RECHECK_MS = 100;
 
@@ -65,10 +75,11 @@ const START_RECHECK_MS = 100;
  * for tools with {@link Tool.isolation}, for the costly ones named in `pooled`, and for any call on a costly
  * input.
  *
- * No wait is unbounded and no call can leave damage behind:
- * - a call waits for a worker at most `queueDeadlineMs` while other calls hold every worker it may take, then is
- *   answered `SERVER_BUSY` saying what holds them; a worker that is starting is not such a call: waiting for
- *   it is bounded by the start limit, so a cold pool never refuses honest work;
+ * No call can hold the pool for good and none can leave damage behind:
+ * - a waiting call is answered `SERVER_BUSY`, saying what holds the workers, once other calls have held every
+ *   worker it may take for `queueDeadlineMs` with none coming free; a worker that is starting is not held (its
+ *   start is bounded by the start limit), and a queue that moves is honest load, so neither a cold pool nor a
+ *   busy machine refuses honest work;
  * - searches that can run long hold at most `size − 1` workers, and a spare starts when long calls have held
  *   every worker for a while (src/pool/policy.ts);
  * - a worker is retired (terminated, replaced) after a timeout, a withdrawn long call, a failure that is not a
@@ -100,6 +111,11 @@ export class IsolatedRunner {
   /** Worker starts not yet made, in order (see `#pump`). */
   readonly #starts: WorkerSlot[] = [];
   #pumping = false;
+  /** When a spare or standby was last needed (src/pool/policy.ts), `performance.now()`. */
+  #spareNeeded = -Infinity;
+  /** When a worker last came free, and one that a search may take, `performance.now()`. */
+  #freedAt = -Infinity;
+  #searchFreedAt = -Infinity;
   /** When the last worker start ended (ready or failed), `performance.now()`. */
   #lastStartEnd = 0;
 
@@ -151,8 +167,9 @@ export class IsolatedRunner {
       throw this.#startFailed(error);
     }
     slot.holder = { tool: tool.name, kind, since: performance.now() };
-    // A long call that still holds its worker after this may be a runaway: a spare may be due.
-    const spare = kind.long ? setTimeout(() => this.#spareIfHeld(), SPARE_AFTER_MS) : undefined;
+    if (kind.search) this.#spareIfHeld();
+    // A call that still holds its worker after this may be a runaway: a spare may be due.
+    const spare = setTimeout(() => this.#spareIfHeld(), spareAfterMs(kind));
     const outcome = slot.run(tool.name, args, deadlineMs).then((outcome) => {
       clearTimeout(spare);
       this.#settle(slot, tool, outcome);
@@ -216,12 +233,15 @@ export class IsolatedRunner {
         const index = this.#waiting.indexOf(waiter);
         if (index >= 0) this.#waiting.splice(index, 1);
       };
-      // The deadline counts only while no worker is starting: a start is bounded by its own limit.
+      // The deadline counts only while the pool is stalled for this call: no worker it may take has come free,
+      // and none is starting (a start is bounded by its own limit). A queue that moves is honest load, however
+      // long; a worker held past the deadline is what SERVER_BUSY is for.
       const check = () => {
         // Still bounded: starts that keep failing end the wait at the start limit.
         const starting = this.#starting() > 0 && performance.now() - since < this.#startupMs() + queueMs;
         if (starting) return (timer = setTimeout(check, START_RECHECK_MS));
-        const left = Math.max(since, this.#lastStartEnd) + queueMs - performance.now();
+        const freed = kind.search ? this.#searchFreedAt : this.#freedAt;
+        const left = Math.max(since, this.#lastStartEnd, freed) + queueMs - performance.now();
         if (left > 0) return (timer = setTimeout(check, left));
         leave();
         reject(this.#busy(kind));
@@ -296,21 +316,33 @@ export class IsolatedRunner {
   }
 
   /**
-   * Starts one spare worker beyond the size when long calls have held every worker past
-   * {@link SPARE_AFTER_MS}, in a started pool or for a call that waits (src/pool/policy.ts).
+   * Starts one spare worker beyond the size when calls have held every worker past their threshold
+   * (src/pool/policy.ts), in a started pool or for a call that waits.
    */
   #spareIfHeld(): void {
     if (this.#slots.size > this.#options.size || this.#idle.length > 0) return;
     if (!this.#keepFull && this.#waiting.length === 0) return;
-    if (this.#longHeld() < this.#options.size) return;
+    if (!this.#allHeld()) return;
+    this.#spareNeeded = performance.now();
     this.#release(this.#spawn());
   }
 
-  /** How many workers long calls have held for at least {@link SPARE_AFTER_MS}. */
-  #longHeld(): number {
-    const since = performance.now() - SPARE_AFTER_MS;
+  /**
+   * Whether calls hold every worker in a way that calls for a spare: each past its threshold, or, with one
+   * worker, a search holding it (src/pool/policy.ts).
+   */
+  #allHeld(): boolean {
+    if (this.#options.size === 1 && [...this.#slots].some((slot) => slot.holder?.kind.search)) return true;
+    return this.#heldLong() >= this.#options.size;
+  }
+
+  /** How many workers calls have held past their spare threshold. */
+  #heldLong(): number {
+    const now = performance.now();
     let held = 0;
-    for (const slot of this.#slots) if (slot.holder?.kind.long && slot.holder.since <= since) held++;
+    for (const slot of this.#slots) {
+      if (slot.holder && now - slot.holder.since >= spareAfterMs(slot.holder.kind)) held++;
+    }
     return held;
   }
 
@@ -325,6 +357,8 @@ export class IsolatedRunner {
    */
   #release(slot: WorkerSlot): void {
     slot.holder = undefined;
+    this.#freedAt = performance.now();
+    if (this.#mayTake(SEARCH)) this.#searchFreedAt = this.#freedAt;
     const waiter = this.#nextWaiter();
     if (waiter) return waiter.take(slot);
     this.#idle.push(slot);
@@ -333,7 +367,8 @@ export class IsolatedRunner {
 
   #trimSurplus(): void {
     while (this.#slots.size > this.#options.size && this.#idle.length > 0) {
-      if (this.#longHeld() >= this.#options.size) return;
+      if (this.#allHeld()) return;
+      if (this.#keepFull && performance.now() - this.#spareNeeded < SPARE_LINGER_MS) return;
       const surplus = this.#idle.find((s) => !s.isReady) ?? this.#idle[0]!;
       this.#idle.splice(this.#idle.indexOf(surplus), 1);
       this.#retire(surplus);
