@@ -43,6 +43,11 @@ async function settledServer(
 ): Promise<Server> {
   const server = stdioServer(runtime, { CHEM_MCP_WORKERS: String(workers), ...env });
   await server.call({ name: "canonical_smiles", arguments: { smiles: "CCO" } });
+  // Work for every worker, then quiet: on a loaded machine the niced workers' start can look quiet by itself.
+  const work = ["molecule_context_pack", "generate_3d", "smarts_match", "calc_properties"];
+  await Promise.all(
+    work.flatMap((name) => [0, 1].map(() => server.call({ name, arguments: TOOL_EXAMPLES[name]! }))),
+  );
   await server.settled();
   return server;
 }

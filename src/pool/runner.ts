@@ -116,7 +116,7 @@ export class IsolatedRunner {
   /** When a worker last came free, and one that a search may take, `performance.now()`. */
   #freedAt = -Infinity;
   #searchFreedAt = -Infinity;
-  /** When the last worker start ended (ready or failed), `performance.now()`. */
+  /** When the last worker start ended (warm-up made, or failed), `performance.now()`. */
   #lastStartEnd = 0;
 
   /** @param options How to create workers, and how many. */
@@ -233,15 +233,10 @@ export class IsolatedRunner {
         const index = this.#waiting.indexOf(waiter);
         if (index >= 0) this.#waiting.splice(index, 1);
       };
-      // The deadline counts only while the pool is stalled for this call: no worker it may take has come free,
-      // and none is starting (a start is bounded by its own limit). A queue that moves is honest load, however
-      // long; a worker held past the deadline is what SERVER_BUSY is for.
       const check = () => {
-        // Still bounded: starts that keep failing end the wait at the start limit.
-        const starting = this.#starting() > 0 && performance.now() - since < this.#startupMs() + queueMs;
-        if (starting) return (timer = setTimeout(check, START_RECHECK_MS));
-        const freed = kind.search ? this.#searchFreedAt : this.#freedAt;
-        const left = Math.max(since, this.#lastStartEnd, freed) + queueMs - performance.now();
+        const stalled = this.#stalledSince(kind, since);
+        if (stalled === undefined) return (timer = setTimeout(check, START_RECHECK_MS));
+        const left = stalled + queueMs - performance.now();
         if (left > 0) return (timer = setTimeout(check, left));
         leave();
         reject(this.#busy(kind));
@@ -264,6 +259,20 @@ export class IsolatedRunner {
     });
   }
 
+  /**
+   * Since when the pool has been stalled for a call of `kind` waiting since `since`, or `undefined` while a worker
+   * it could take is starting (a start is bounded by the start limit, and starts that keep failing end the
+   * wait there). A queue that moves is honest load, however long; a worker held past the deadline with none
+   * coming free is what SERVER_BUSY is for. A search whose share is full waits for a search to end, and
+   * nothing else helps it.
+   */
+  #stalledSince(kind: CallKind, since: number): number | undefined {
+    if (!this.#mayTake(kind)) return Math.max(since, this.#searchFreedAt);
+    const starting = this.#starting() > 0 &&
+      performance.now() - since < this.#startupMs() + this.#queueDeadlineMs();
+    return starting ? undefined : Math.max(since, this.#lastStartEnd, this.#freedAt);
+  }
+
   /** Marks `slot` as held by a call from now, before it is ready (the policy counts it). */
   #hold(slot: WorkerSlot, tool: string, kind: CallKind): WorkerSlot {
     slot.holder = { tool, kind, since: performance.now() };
@@ -283,9 +292,10 @@ export class IsolatedRunner {
     return this.#slots.size < this.#options.size ? this.#spawn() : undefined;
   }
 
+  /** Workers still starting: loading RDKit or making their warm-up calls, which no caller asked for. */
   #starting(): number {
     let starting = 0;
-    for (const slot of this.#slots) if (!slot.isReady) starting++;
+    for (const slot of this.#slots) if (!slot.isWarm) starting++;
     return starting;
   }
 
@@ -378,6 +388,11 @@ export class IsolatedRunner {
   /** Retires a worker; a call waiting for one, or a started pool, gets a fresh one in its place. */
   #discard(slot: WorkerSlot): void {
     this.#retire(slot);
+    // A search's share may have come free: idle workers go to the searches waiting for it.
+    if (this.#mayTake(SEARCH)) this.#searchFreedAt = performance.now();
+    for (let waiter = this.#nextWaiter(); waiter && this.#idle.length > 0; waiter = this.#nextWaiter()) {
+      waiter.take(this.#idle.pop()!);
+    }
     for (let waiter = this.#nextWaiter(); waiter && this.#slots.size < this.#options.size;) {
       waiter.take(this.#spawn());
       waiter = this.#nextWaiter();
@@ -406,7 +421,7 @@ export class IsolatedRunner {
   #spawn(): WorkerSlot {
     const slot = new WorkerSlot(this.#startupMs(), (lost) => this.#forget(lost));
     this.#slots.add(slot);
-    void slot.ready.then(() => (this.#lastStartEnd = performance.now()), () => {});
+    void slot.warm.then(() => (this.#lastStartEnd = performance.now()));
     this.#starts.push(slot);
     this.#pump();
     return slot;

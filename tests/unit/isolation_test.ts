@@ -382,6 +382,21 @@ test("a queue that moves is honest load: calls waiting far past the queue deadli
   runner.close();
 });
 
+test("a search whose share is full is refused at the queue deadline, whatever else starts meanwhile", async () => {
+  const workers = new FakeWorkers(200);
+  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 2, queueDeadlineMs: 50 });
+  const slowSearch = { ...isolated, isolation: { deadlineMs: () => 1_000 } } as Tool;
+  const first = runner.run(slowSearch, { behaviour: { hang: true } });
+  const started = performance.now();
+  await assert.rejects(
+    runner.run(slowSearch, { behaviour: { ms: 1, value: 1 } }),
+    (e) => e instanceof ChemError && e.code === "SERVER_BUSY",
+  );
+  assert.ok(performance.now() - started < 180, `refused after ${performance.now() - started} ms`);
+  runner.close();
+  await assert.rejects(first);
+});
+
 test("a worker that is starting is not busy: calls wait for it past the queue deadline, bounded by the start limit", async () => {
   const workers = new FakeWorkers(300);
   const { pooled, runner } = pooledRunner(workers, { size: 1, queueDeadlineMs: 50, startupMs: 2_000 });
