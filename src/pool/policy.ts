@@ -79,13 +79,15 @@ export function busyMessage(
   holders: readonly Holder[],
   search: boolean,
 ): string {
-  const names = [...new Set(holders.map((h) => h.tool.replace(ITEMS_SUFFIX, " (list)")))].join(", ");
-  const searches = holders.filter((h) => h.kind.search).length;
+  const names = (of: readonly Holder[]) =>
+    [...new Set(of.map((h) => h.tool.replace(ITEMS_SUFFIX, " (list)")))].join(", ");
+  const searching = holders.filter((h) => h.kind.search);
+  const searches = searching.length;
   const what = search && searches >= searchLimit(size)
     ? `searches that may run to their time limit may hold ${searchLimit(size)} of ${size} workers, and ` +
-      `${searches} ${searches === 1 ? "is" : "are"} running (${names})`
+      `${searches} ${searches === 1 ? "is" : "are"} running (${names(searching)})`
     : `${holders.length} of ${size} workers ${holders.length === 1 ? "is" : "are"} running other calls (${
-      names || "none"
+      names(holders) || "none"
     })`;
   return `No tool worker came free within ${waitMs / 1000} s: ${what}; retry in a few seconds.`;
 }

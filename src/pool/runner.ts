@@ -264,13 +264,15 @@ export class IsolatedRunner {
    * it could take is starting (a start is bounded by the start limit, and starts that keep failing end the
    * wait there). A queue that moves is honest load, however long; a worker held past the deadline with none
    * coming free is what SERVER_BUSY is for. A search whose share is full waits for a search to end, and
-   * nothing else helps it.
+   * nothing else helps it; a search whose worker is still starting is not running yet.
    */
   #stalledSince(kind: CallKind, since: number): number | undefined {
-    if (!this.#mayTake(kind)) return Math.max(since, this.#searchFreedAt);
-    const starting = this.#starting() > 0 &&
-      performance.now() - since < this.#startupMs() + this.#queueDeadlineMs();
-    return starting ? undefined : Math.max(since, this.#lastStartEnd, this.#freedAt);
+    const shareFull = !this.#mayTake(kind);
+    const starting = [...this.#slots].some((slot) =>
+      !slot.isWarm && (!shareFull || slot.holder?.kind.search)
+    );
+    if (starting && performance.now() - since < this.#startupMs() + this.#queueDeadlineMs()) return undefined;
+    return Math.max(since, this.#lastStartEnd, shareFull ? this.#searchFreedAt : this.#freedAt);
   }
 
   /** Marks `slot` as held by a call from now, before it is ready (the policy counts it). */
@@ -290,13 +292,6 @@ export class IsolatedRunner {
   /** A new worker when the pool is below its size. */
   #grow(): WorkerSlot | undefined {
     return this.#slots.size < this.#options.size ? this.#spawn() : undefined;
-  }
-
-  /** Workers still starting: loading RDKit or making their warm-up calls, which no caller asked for. */
-  #starting(): number {
-    let starting = 0;
-    for (const slot of this.#slots) if (!slot.isWarm) starting++;
-    return starting;
   }
 
   #startupMs(): number {
