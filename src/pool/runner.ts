@@ -260,19 +260,34 @@ export class IsolatedRunner {
   }
 
   /**
-   * Since when the pool has been stalled for a call of `kind` waiting since `since`, or `undefined` while a worker
-   * it could take is starting (a start is bounded by the start limit, and starts that keep failing end the
-   * wait there). A queue that moves is honest load, however long; a worker held past the deadline with none
-   * coming free is what SERVER_BUSY is for. A search whose share is full waits for a search to end, and
-   * nothing else helps it; a search whose worker is still starting is not running yet.
+   * Since when the pool has been stalled for a call of `kind` waiting since `since`, or `undefined` while it is
+   * not. Stalled means held for good as far as the pool can tell: every worker the call may take is held by a
+   * call that can run long (or a bounded one past its spare threshold, src/pool/policy.ts) and none has come free
+   * since. A worker that is starting is not held (its start is bounded by the start limit, and starts that keep
+   * failing end the wait there), and bounded calls holding workers are honest load however slow the machine
+   * makes them: they end within their own deadline. A search whose share is full waits for a search to end,
+   * and nothing else helps it.
    */
   #stalledSince(kind: CallKind, since: number): number | undefined {
+    const now = performance.now();
     const shareFull = !this.#mayTake(kind);
-    const starting = [...this.#slots].some((slot) =>
-      !slot.isWarm && (!shareFull || slot.holder?.kind.search)
+    const mayHelp = [...this.#slots].filter((slot) => !shareFull || slot.holder?.kind.search);
+    // Still starting: loading RDKit or making the warm-up calls no caller asked for.
+    const starting = mayHelp.some((slot) => !slot.isWarm);
+    if (starting && now - since < this.#startupMs() + this.#queueDeadlineMs()) return undefined;
+    let heldLongSince = -Infinity;
+    for (const { holder } of mayHelp) {
+      if (!holder) return undefined;
+      const long = holder.kind.long ? holder.since : holder.since + spareAfterMs(holder.kind);
+      if (long > now) return undefined;
+      heldLongSince = Math.max(heldLongSince, long);
+    }
+    return Math.max(
+      since,
+      heldLongSince,
+      this.#lastStartEnd,
+      shareFull ? this.#searchFreedAt : this.#freedAt,
     );
-    if (starting && performance.now() - since < this.#startupMs() + this.#queueDeadlineMs()) return undefined;
-    return Math.max(since, this.#lastStartEnd, shareFull ? this.#searchFreedAt : this.#freedAt);
   }
 
   /** Marks `slot` as held by a call from now, before it is ready (the policy counts it). */

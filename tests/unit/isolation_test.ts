@@ -151,6 +151,9 @@ class FakeWorkers {
 }
 
 const wasm = {} as WebAssembly.Module; // never instantiated by fake workers
+/** A chunk of a list call on a costly input: a call that can run long, and may take any worker. */
+const LONG_CHUNK = fakeTool("pooled" + ITEMS_SUFFIX, false);
+const COSTLY = "C".repeat(LARGE_INPUT_ATOMS + 1);
 const inPlace = fakeTool("in_place", false);
 const isolated = fakeTool("isolated", true);
 
@@ -341,7 +344,7 @@ test("SERVER_BUSY says what holds the workers", async () => {
       e instanceof ChemError && e.code === "SERVER_BUSY" &&
       /may hold 1 of 2 workers.*isolated/.test(e.message),
   );
-  const held = runner.run(pooled, { behaviour: { hang: true } });
+  const held = runner.run(LONG_CHUNK, { smiles: COSTLY, behaviour: { hang: true } });
   await new Promise((r) => setTimeout(r, 10));
   await assert.rejects(
     runner.run(pooled, { behaviour: { ms: 1, value: 1 } }),
@@ -357,8 +360,9 @@ test("SERVER_BUSY says what holds the workers", async () => {
 test("a call that waits past the queue deadline is answered SERVER_BUSY with a retry hint", async () => {
   const workers = new FakeWorkers();
   const { pooled, runner } = pooledRunner(workers, { size: 1, pooledDeadlineMs: 1_000, queueDeadlineMs: 50 });
-  const first = runner.run(pooled, { behaviour: { hang: true } });
-  const second = runner.run(pooled, { behaviour: { hang: true } });
+  // Long calls: bounded ones holding the worker would be honest load, waited for (see the test below).
+  const first = runner.run(LONG_CHUNK, { smiles: COSTLY, behaviour: { hang: true } });
+  const second = runner.run(LONG_CHUNK, { smiles: COSTLY, behaviour: { hang: true } });
   const others = Promise.allSettled([first, second]); // the second is refused as well, meanwhile
   const started = performance.now();
   await assert.rejects(
@@ -379,6 +383,10 @@ test("a queue that moves is honest load: calls waiting far past the queue deadli
     [0, 1, 2, 3, 4, 5, 6, 7],
     "8 × 30 ms behind one worker, none refused",
   );
+  // A bounded call that a busy machine makes slow holds its worker within its own deadline: waited for too.
+  const slow = runner.run(pooled, { behaviour: { ms: 300, value: "slow" } });
+  assert.equal(await runner.run(pooled, { behaviour: { ms: 1, value: "next" } }), "next");
+  assert.equal(await slow, "slow");
   runner.close();
 });
 
