@@ -41,7 +41,7 @@ export interface IsolatedRunnerOptions {
   readonly wasm: WebAssembly.Module;
   /** Workers kept for the pool (one spare may start beyond it, see src/pool/policy.ts). */
   readonly size: number;
-  /** Longest a new worker may take to load RDKit, ms. */
+  /** Longest a new worker may take to load RDKit, ms (default 60 s). */
   readonly startupMs?: number;
   /** Tools run in the pool for their cost (default {@link POOLED_TOOLS}). */
   readonly pooled?: ReadonlySet<string>;
@@ -64,6 +64,15 @@ interface Waiter {
   readonly kind: CallKind;
   readonly take: (slot: WorkerSlot) => void;
 }
+
+/**
+ * Longest a worker may take to load RDKit, ms. A Deno worker process 10 nice steps below CPU-bound programs took
+ * more than 30 s on a loaded 2-core machine; waiting for it is the caller's wait, so the limit is generous.
+ */
+const STARTUP_MS = 60_000;
+
+/** Failed starts in a row after which a lost worker is no longer replaced until a call asks for one. */
+const MAX_FAILED_STARTS = 3;
 
 const SEARCH: CallKind = { search: true, long: true };
 
@@ -116,6 +125,8 @@ export class IsolatedRunner {
   /** When a worker last came free, and one that a search may take, `performance.now()`. */
   #freedAt = -Infinity;
   #searchFreedAt = -Infinity;
+  /** Worker starts that failed in a row. */
+  #failedStarts = 0;
   /** When the last worker start ended (warm-up made, or failed), `performance.now()`. */
   #lastStartEnd = 0;
 
@@ -158,14 +169,7 @@ export class IsolatedRunner {
     if (deadlineMs === undefined) return await this.#runInPlace(tool, args);
     if (signal?.aborted) throw new CancelledError();
     const kind = callKind(tool, args);
-    const slot = await this.#acquire(tool.name, kind, signal);
-    try {
-      await untilAborted(slot.ready, signal);
-    } catch (error) {
-      if (!slot.dead) this.#release(slot); // cancelled while it starts: it finishes starting for the next call
-      if (error instanceof CancelledError) throw error;
-      throw this.#startFailed(error);
-    }
+    const slot = await this.#readyWorker(tool.name, kind, signal);
     slot.holder = { tool: tool.name, kind, since: performance.now() };
     if (kind.search) this.#spareIfHeld();
     // A call that still holds its worker after this may be a runaway: a spare may be due.
@@ -184,6 +188,25 @@ export class IsolatedRunner {
       throw error;
     });
     return unwrap(tool, reply, deadlineMs);
+  }
+
+  /**
+   * A worker that has loaded RDKit, for a call. A start that fails is not the call's fault: the call takes the
+   * next worker, and is answered SERVER_BUSY only when that one fails to start as well.
+   */
+  async #readyWorker(tool: string, kind: CallKind, signal: AbortSignal | undefined): Promise<WorkerSlot> {
+    for (let attempt = 1;; attempt++) {
+      const slot = await this.#acquire(tool, kind, signal);
+      try {
+        await untilAborted(slot.ready, signal);
+        return slot;
+      } catch (error) {
+        if (!slot.dead) this.#release(slot); // cancelled while it starts: it finishes starting for the next call
+        if (error instanceof CancelledError || attempt === 2) {
+          throw error instanceof CancelledError ? error : this.#startFailed(error);
+        }
+      }
+    }
   }
 
   /** Stops every idle worker (busy ones stop when their call ends or times out) and replaces none. */
@@ -310,7 +333,7 @@ export class IsolatedRunner {
   }
 
   #startupMs(): number {
-    return this.#options.startupMs ?? 30_000;
+    return this.#options.startupMs ?? STARTUP_MS;
   }
 
   #queueDeadlineMs(): number {
@@ -403,6 +426,11 @@ export class IsolatedRunner {
     for (let waiter = this.#nextWaiter(); waiter && this.#idle.length > 0; waiter = this.#nextWaiter()) {
       waiter.take(this.#idle.pop()!);
     }
+    this.#refill();
+  }
+
+  /** Starts workers for the calls waiting, within the size, and keeps a started pool full. */
+  #refill(): void {
     for (let waiter = this.#nextWaiter(); waiter && this.#slots.size < this.#options.size;) {
       waiter.take(this.#spawn());
       waiter = this.#nextWaiter();
@@ -422,6 +450,9 @@ export class IsolatedRunner {
     const index = this.#idle.indexOf(slot);
     if (index >= 0) this.#idle.splice(index, 1);
     this.#lastStartEnd = performance.now();
+    // Replaced for the calls waiting, unless starts keep failing: then the next call asks for one.
+    if (!slot.isWarm && ++this.#failedStarts >= MAX_FAILED_STARTS) return;
+    this.#refill();
   }
 
   /**
@@ -431,7 +462,10 @@ export class IsolatedRunner {
   #spawn(): WorkerSlot {
     const slot = new WorkerSlot(this.#startupMs(), (lost) => this.#forget(lost));
     this.#slots.add(slot);
-    void slot.warm.then(() => (this.#lastStartEnd = performance.now()));
+    void slot.warm.then(() => {
+      this.#lastStartEnd = performance.now();
+      this.#failedStarts = 0;
+    });
     this.#starts.push(slot);
     this.#pump();
     return slot;

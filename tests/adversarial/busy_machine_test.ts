@@ -47,8 +47,12 @@ let nextId = 1;
 /** What went wrong with an answer, or undefined when it is a result. */
 function failure(answer: Record<string, unknown>): string | undefined {
   if (answer.error) return `JSON-RPC error ${JSON.stringify(answer.error)}`;
-  const result = answer.result as { isError?: boolean; structuredContent?: { error?: { code?: string } } };
-  return result.isError ? String(result.structuredContent?.error?.code ?? JSON.stringify(result)) : undefined;
+  const result = answer.result as {
+    isError?: boolean;
+    structuredContent?: { error?: { code?: string; message?: string } };
+  };
+  const error = result.structuredContent?.error;
+  return result.isError ? (error ? `${error.code} (${error.message})` : JSON.stringify(result)) : undefined;
 }
 
 /** Sends `calls` with at most `inFlight` outstanding; resolves with the failures, by tool. */
