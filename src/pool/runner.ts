@@ -66,7 +66,7 @@ interface Waiter {
 }
 
 /**
- * Longest a worker may take to load RDKit, ms. A Deno worker process 10 nice steps below CPU-bound programs took
+ * Longest a worker may take to load RDKit, ms. A Deno worker process 10 nice steps below CPU-bound programs (src/runtime/worker_priority.ts) took
  * more than 30 s on a loaded 2-core machine; waiting for it is the caller's wait, so the limit is generous.
  */
 const STARTUP_MS = 60_000;
@@ -285,8 +285,7 @@ export class IsolatedRunner {
   /**
    * Since when the pool has been stalled for a call of `kind` waiting since `since`, or `undefined` while it is
    * not. Stalled means held for good as far as the pool can tell: every worker the call may take is held by a
-   * call that can run long (or a bounded one past its spare threshold, src/pool/policy.ts) and none has come free
-   * since. A worker that is starting is not held (its start is bounded by the start limit, and starts that keep
+   * call that can run long (src/pool/policy.ts) and none has come free since. A worker that is starting is not held (its start is bounded by the start limit, and starts that keep
    * failing end the wait there), and bounded calls holding workers are honest load however slow the machine
    * makes them: they end within their own deadline. A search whose share is full waits for a search to end,
    * and nothing else helps it.
@@ -300,10 +299,8 @@ export class IsolatedRunner {
     if (starting && now - since < this.#startupMs() + this.#queueDeadlineMs()) return undefined;
     let heldLongSince = -Infinity;
     for (const { holder } of mayHelp) {
-      if (!holder) return undefined;
-      const long = holder.kind.long ? holder.since : holder.since + spareAfterMs(holder.kind);
-      if (long > now) return undefined;
-      heldLongSince = Math.max(heldLongSince, long);
+      if (!holder?.kind.long) return undefined;
+      heldLongSince = Math.max(heldLongSince, holder.since);
     }
     return Math.max(
       since,
