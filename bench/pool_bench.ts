@@ -22,6 +22,7 @@ import { treeUsage } from "../tests/helpers/process.ts";
 import { HUNDRED_MOLECULES } from "../tests/helpers/budget.ts";
 import { TOOL_EXAMPLES } from "../tests/helpers/examples.ts";
 import { startLookupStub } from "../tests/helpers/lookup_stub.ts";
+import { SPARE_LINGER_MS } from "../src/pool/policy.ts";
 
 function option(name: string, fallback: string): string {
   const index = process.argv.indexOf(name);
@@ -193,6 +194,8 @@ async function memorySection(): Promise<void> {
     for (const runtime of RUNTIMES) {
       const server = await settledServer(runtime, 2);
       try {
+        // A spare started while the warm-up work ran goes once its linger has passed.
+        await new Promise((resolve) => setTimeout(resolve, SPARE_LINGER_MS + 2_000));
         const m = memory(server.pid);
         const f = figures.get(runtime) ?? { rss: [], pss: [], each: m.each };
         f.rss.push(m.rss);

@@ -125,6 +125,7 @@ export class IsolatedRunner {
   /** When a worker last came free, and one that a search may take, `performance.now()`. */
   #freedAt = -Infinity;
   #searchFreedAt = -Infinity;
+  #trimTimer: ReturnType<typeof setTimeout> | undefined;
   /** Worker starts that failed in a row. */
   #failedStarts = 0;
   /** When the last worker start ended (warm-up made, or failed), `performance.now()`. */
@@ -212,6 +213,7 @@ export class IsolatedRunner {
   /** Stops every idle worker (busy ones stop when their call ends or times out) and replaces none. */
   close(): void {
     this.#keepFull = false;
+    clearTimeout(this.#trimTimer);
     for (const slot of this.#idle.splice(0)) this.#retire(slot);
   }
 
@@ -408,11 +410,18 @@ export class IsolatedRunner {
   #trimSurplus(): void {
     while (this.#slots.size > this.#options.size && this.#idle.length > 0) {
       if (this.#allHeld()) return;
-      if (this.#keepFull && performance.now() - this.#spareNeeded < SPARE_LINGER_MS) return;
+      const lingering = this.#spareNeeded + SPARE_LINGER_MS - performance.now();
+      if (this.#keepFull && lingering > 0) return this.#trimLater(lingering);
       const surplus = this.#idle.find((s) => !s.isReady) ?? this.#idle[0]!;
       this.#idle.splice(this.#idle.indexOf(surplus), 1);
       this.#retire(surplus);
     }
+  }
+
+  /** Looks at the surplus again once the spare's linger has passed, so an idle server does not keep it. */
+  #trimLater(ms: number): void {
+    clearTimeout(this.#trimTimer);
+    this.#trimTimer = setTimeout(() => this.#trimSurplus(), ms + 10);
   }
 
   /** Retires a worker; a call waiting for one, or a started pool, gets a fresh one in its place. */
