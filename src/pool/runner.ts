@@ -297,7 +297,7 @@ export class IsolatedRunner {
     const shareFull = !this.#mayTake(kind);
     const mayHelp = [...this.#slots].filter((slot) => !shareFull || slot.holder?.kind.search);
     // Still starting: loading RDKit or making the warm-up calls no caller asked for.
-    const starting = mayHelp.some((slot) => !slot.isWarm);
+    const starting = mayHelp.some((slot) => !slot.isWarm && !slot.began);
     if (starting && now - since < this.#startupMs() + this.#queueDeadlineMs()) return undefined;
     let heldLongSince = -Infinity;
     for (const { holder } of mayHelp) {

@@ -19,6 +19,8 @@ export class WorkerSlot {
   readonly warm: Promise<void>;
   isReady = false;
   isWarm = false;
+  /** Whether the running call has begun in the worker (it may wait for a warm-up call first). */
+  began = false;
   dead = false;
   /** The call that holds this worker, from when it was handed to it (see src/pool/policy.ts). */
   holder?: Holder & { readonly since: number };
@@ -86,16 +88,21 @@ export class WorkerSlot {
       const finish = (outcome: CallOutcome) => {
         clearTimeout(timer);
         this.#settle = this.#begin = undefined;
+        this.began = false;
         handle.hold(false);
         resolve(outcome);
       };
       this.#settle = finish;
       this.#begin = () => {
         this.#begin = undefined;
+        this.began = true;
         arm(deadlineMs);
       };
       arm(this.isWarm ? deadlineMs : deadlineMs + this.#startupMs);
-      if (this.isWarm) this.#begin = undefined;
+      if (this.isWarm) {
+        this.#begin = undefined;
+        this.began = true;
+      }
       handle.hold(true);
       handle.post({ kind: "call", tool, args });
     });
