@@ -246,7 +246,7 @@ export class IsolatedRunner {
 
   /** A worker for a call: an idle one, a new one within the size, or the first to come free in time. */
   #acquire(tool: string, kind: CallKind, signal: AbortSignal | undefined): Promise<WorkerSlot> {
-    const now = this.#mayTake(kind) ? this.#idle.pop() ?? this.#grow() : undefined;
+    const now = this.#mayTake(kind) ? this.#takeIdle() ?? this.#grow() : undefined;
     if (now) return Promise.resolve(this.#hold(now, tool, kind));
     return new Promise((resolve, reject) => {
       const queueMs = this.#queueDeadlineMs();
@@ -324,6 +324,17 @@ export class IsolatedRunner {
     let searches = 0;
     for (const slot of this.#slots) if (slot.holder?.kind.search) searches++;
     return searches < searchLimit(this.#options.size);
+  }
+
+  /**
+   * An idle worker, a warm one first (the most recently freed): a call handed to a worker still warming up waits
+   * for one of its warm-up calls before it begins.
+   */
+  #takeIdle(): WorkerSlot | undefined {
+    for (let i = this.#idle.length - 1; i >= 0; i--) {
+      if (this.#idle[i]!.isWarm) return this.#idle.splice(i, 1)[0];
+    }
+    return this.#idle.pop();
   }
 
   /** A new worker when the pool is below its size. */
@@ -430,7 +441,7 @@ export class IsolatedRunner {
     // A search's share may have come free: idle workers go to the searches waiting for it.
     if (this.#mayTake(SEARCH)) this.#searchFreedAt = performance.now();
     for (let waiter = this.#nextWaiter(); waiter && this.#idle.length > 0; waiter = this.#nextWaiter()) {
-      waiter.take(this.#idle.pop()!);
+      waiter.take(this.#takeIdle()!);
     }
     this.#refill();
   }
