@@ -12,7 +12,8 @@
  *
  * When every worker is held by a long call (a search or a long chunk) that has run past {@link SPARE_AFTER_MS}
  * (or a bounded call past {@link BOUNDED_SPARE_AFTER_MS}: a cost the input's text did not show), one spare worker
- * beyond the pool's size starts for everyone else. With one worker, `size − 1` would leave searches nothing, so a
+ * beyond the pool's size starts for the bounded calls waiting (not for an honest list's own chunks, which wait
+ * for their workers). With one worker, `size − 1` would leave searches nothing, so a
  * search takes the only worker and a standby starts beside it at once — the reserve larger pools have. A spare or
  * standby stays, idle, while it keeps being needed ({@link SPARE_LINGER_MS} after the last need), so sequential
  * searches on one worker start and retire nothing: per call, one worker costs what two do, and the second's

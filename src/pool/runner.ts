@@ -374,8 +374,13 @@ export class IsolatedRunner {
    */
   #spareIfHeld(): void {
     if (this.#slots.size > this.#options.size || this.#idle.length > 0) return;
-    if (!this.#keepFull && this.#waiting.length === 0) return;
     if (!this.#allHeld()) return;
+    // The spare is for bounded calls: chunks of an honest list wait for their own workers, and a spare started
+    // for them would only compete for the cores (a Deno worker's start costs seconds of CPU). The standby of a
+    // one-worker pool starts ahead, so that it is warm when a bounded call comes.
+    const standby = this.#options.size === 1 && this.#keepFull &&
+      [...this.#slots].some((slot) => slot.holder?.kind.search);
+    if (!standby && !this.#waiting.some((waiter) => !waiter.kind.long)) return;
     this.#spareNeeded = performance.now();
     this.#release(this.#spawn());
   }
