@@ -55,8 +55,9 @@ export const POOLED_TOOLS: ReadonlySet<string> = new Set([
 export const POOLED_DEADLINE_MS = 30_000;
 
 /**
- * Longest a pooled call waits for a free worker, ms, before it is answered `SERVER_BUSY` with this as its retry
- * hint. Below the 5 s within which every call must be answered, whatever runs beside it.
+ * Longest a pooled call waits while calls hold every worker it may take and none comes free, ms, before it is
+ * answered `SERVER_BUSY` with this as its retry hint (src/pool/runner.ts). Below the 5 s within which every call
+ * must be answered, whatever runs beside it.
  */
 export const QUEUE_DEADLINE_MS = 4_000;
 

@@ -6,145 +6,32 @@
  * limit. WebAssembly cannot be interrupted from outside, so such a tool runs in a worker (its own RDKit
  * instance); when the call's deadline passes, the worker is terminated and the call answers
  * `COMPUTATION_TIMEOUT`. The process keeps serving meanwhile: the main thread never waits on the computation.
- *
- * The same pool also keeps costly tools (src/pool/placement.ts) off the thread that reads and answers requests,
- * and spreads them over the machine's cores.
+ * The same pool keeps costly tools (src/pool/placement.ts) off the thread that reads and answers requests, and
+ * spreads them over the machine's cores. Which workers a call may hold is src/pool/policy.ts; one worker's life
+ * is src/pool/slot.ts; what runs inside a worker is src/pool/serve.ts.
  *
  * This module is runtime-neutral: the runtime entries create workers ({@link SpawnWorker}) and run
  * {@link serveToolWorker} inside them.
  *
  * @module
  */
-import * as v from "valibot";
-import { CancelledError, ChemError, type ChemErrorCode, ChemMcpError } from "../errors.ts";
-import { loadRDKit, takeLargestMolecule } from "../chem/rdkit.ts";
-import {
-  isCostlyInput,
-  ITEMS_SUFFIX,
-  LARGE_INPUT_ATOMS,
-  POOLED_DEADLINE_MS,
-  POOLED_TOOLS,
-  QUEUE_DEADLINE_MS,
-  type WarmUpCall,
-} from "./placement.ts";
+import { CancelledError, ChemError, ChemMcpError } from "../errors.ts";
+import { isCostlyInput, POOLED_DEADLINE_MS, POOLED_TOOLS, QUEUE_DEADLINE_MS } from "./placement.ts";
 import type { Tool } from "../tools/tool.ts";
+import type { SpawnWorker } from "./messages.ts";
+import { type CallOutcome, describe, rdkitFailed, trusted, unwrap } from "./outcome.ts";
+import {
+  busyMessage,
+  type CallKind,
+  callKind,
+  searchLimit,
+  SPARE_LINGER_MS,
+  spareAfterMs,
+} from "./policy.ts";
+import { WorkerSlot } from "./slot.ts";
 
-/** Main thread → worker. */
-export type WorkerRequest =
-  | { readonly kind: "init"; readonly wasm: WebAssembly.Module }
-  | { readonly kind: "call"; readonly tool: string; readonly args: unknown };
-
-/** Worker → main thread. */
-export type WorkerReply =
-  | { readonly kind: "ready" }
-  | { readonly kind: "warm" }
-  | { readonly kind: "result"; readonly value: unknown; readonly retire?: boolean }
-  | {
-    readonly kind: "chem_error";
-    readonly code: ChemErrorCode;
-    readonly message: string;
-    readonly details?: Record<string, unknown>;
-    readonly retire?: boolean;
-  }
-  | { readonly kind: "failure"; readonly message: string };
-
-/** One worker as the runtime provides it. */
-export interface WorkerHandle {
-  /** Sends a message to the worker. */
-  post(message: WorkerRequest): void;
-  /** Registers the listener for the worker's messages. */
-  onMessage(listener: (message: WorkerReply) => void): void;
-  /** Registers the listener for the worker dying (an uncaught error, a WebAssembly trap, an exit). */
-  onFailure(listener: (reason: string) => void): void;
-  /** Stops the worker at once, whatever it is computing. */
-  terminate(): void;
-  /** Whether the worker must keep the process alive (true while a call runs; idle workers must not). */
-  hold(busy: boolean): void;
-}
-
-/** Creates a worker running {@link serveToolWorker}. */
-export type SpawnWorker = () => WorkerHandle;
-
-/** The worker's side of the message channel. */
-export interface WorkerEndpoint {
-  /** Sends a message to the main thread. */
-  post(message: WorkerReply): void;
-  /** Registers the listener for the main thread's messages. */
-  onMessage(listener: (message: WorkerRequest) => void): void;
-}
-
-/**
- * Serves tool calls inside a worker: loads RDKit from the module sent with `init` and reports ready, then makes
- * the `warmUp` calls (so one-time tables are built before users' calls need them), and runs one call per
- * message, answering with its result or error. Each warm-up call runs in a task of its own, so a call that
- * arrives meanwhile waits for one warm-up call at most, never for the whole warm-up.
- *
- * @example
- * ```ts
- * // In the Deno worker entry:
- * serveToolWorker({ post: (m) => self.postMessage(m), onMessage: (l) => (self.onmessage = (e) => l(e.data)) }, TOOLS);
- * ```
- */
-export function serveToolWorker(
-  endpoint: WorkerEndpoint,
-  tools: readonly Tool[],
-  warmUp: readonly WarmUpCall[] = [],
-): void {
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  let ready: Promise<unknown> | undefined;
-  endpoint.onMessage(async (message) => {
-    if (message.kind === "init") {
-      ready = loadRDKit(message.wasm);
-      await ready;
-      endpoint.post({ kind: "ready" });
-      await warm(byName, warmUp);
-      endpoint.post({ kind: "warm" });
-      return;
-    }
-    try {
-      await ready;
-      const tool = byName.get(message.tool);
-      if (!tool) throw new Error(`no tool named '${message.tool}' in the worker`);
-      takeLargestMolecule();
-      const value = await tool.run(message.args as never);
-      endpoint.post({ kind: "result", value, ...retireFlag() });
-    } catch (error) {
-      endpoint.post(
-        error instanceof ChemError
-          ? {
-            kind: "chem_error",
-            code: error.code,
-            message: error.message,
-            details: error.details,
-            ...retireFlag(),
-          }
-          : {
-            kind: "failure",
-            message: error instanceof Error ? error.stack ?? error.message : String(error),
-          },
-      );
-    }
-  });
-}
-
-/** `retire: true` when this call built a molecule large enough to have damaged RDKit without a trap. */
-function retireFlag(): { retire?: true } {
-  return takeLargestMolecule() > LARGE_INPUT_ATOMS ? { retire: true } : {};
-}
-
-/** Makes each warm-up call with its validated arguments, yielding to waiting messages before each. */
-async function warm(byName: ReadonlyMap<string, Tool>, calls: readonly WarmUpCall[]): Promise<void> {
-  for (const call of calls) {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    const tool = byName.get(call.tool);
-    try {
-      await tool?.run(v.parse(tool.input, call.args));
-    } catch {
-      // Nothing to answer: a user's call of that tool builds what is missing and reports its own error.
-      // tests/unit/isolation_test.ts checks that every warm-up call succeeds.
-    }
-  }
-}
+export type { SpawnWorker, WorkerEndpoint, WorkerHandle, WorkerReply, WorkerRequest } from "./messages.ts";
+export { serveToolWorker } from "./serve.ts";
 
 /** Options of {@link IsolatedRunner}. */
 export interface IsolatedRunnerOptions {
@@ -152,15 +39,19 @@ export interface IsolatedRunnerOptions {
   readonly spawn: SpawnWorker;
   /** The compiled RDKit module, sent to each worker so none compiles it again. */
   readonly wasm: WebAssembly.Module;
-  /** Workers kept for the pool (one more may start for bounded calls when `size` is 1, see {@link IsolatedRunner}). */
+  /** Workers kept for the pool (one spare may start beyond it, see src/pool/policy.ts). */
   readonly size: number;
-  /** Longest a new worker may take to load RDKit, ms. */
+  /** Longest a new worker may take to load RDKit, ms (default 60 s). */
   readonly startupMs?: number;
   /** Tools run in the pool for their cost (default {@link POOLED_TOOLS}). */
   readonly pooled?: ReadonlySet<string>;
   /** Deadline of those tools, ms (default {@link POOLED_DEADLINE_MS}). */
   readonly pooledDeadlineMs?: number;
-  /** Longest a pooled call waits for a worker before it is answered `SERVER_BUSY`, ms (default {@link QUEUE_DEADLINE_MS}). */
+  /**
+   * Longest the pool may stall for a waiting call, ms — no worker it may take coming free and none starting —
+   * before the call is answered `SERVER_BUSY` (default {@link QUEUE_DEADLINE_MS}). A queue that moves is not
+   * refused, however long it is.
+   */
   readonly queueDeadlineMs?: number;
   /** Told once, when every worker of {@link IsolatedRunner.start} has made its warm-up calls, how long it took. */
   readonly onWarm?: (elapsedMs: number) => void;
@@ -168,49 +59,43 @@ export interface IsolatedRunnerOptions {
   readonly log?: (message: string) => void;
 }
 
-/** How one call in a worker ended: the worker's reply, the worker dying, the deadline passing, or a cancel. */
-type CallOutcome =
-  | WorkerReply
-  | { readonly kind: "died"; readonly reason: string }
-  | { readonly kind: "timeout" }
-  | { readonly kind: "cancelled" }
-  | { readonly kind: "busy" };
-
-interface Slot {
-  /** The worker, once started: starts are queued, one per macrotask (see `#pump`). */
-  handle?: WorkerHandle;
-  readonly ready: Promise<void>;
-  /** Settles the running call when the worker answers or dies. */
-  settle?: (outcome: CallOutcome) => void;
-  /** Resolves when the worker has made its warm-up calls. */
-  readonly warm: Promise<void>;
-  /** Stops waiting for the worker to start (a retired worker must not hold the process until the limit). */
-  stopWaiting: () => void;
-  dead: boolean;
-}
-
 /** A pooled call waiting for a worker. */
 interface Waiter {
-  /** Whether the call may run to its own long time limit (a tool with `isolation`). */
-  readonly runaway: boolean;
-  readonly take: (slot: Slot) => void;
+  readonly kind: CallKind;
+  readonly take: (slot: WorkerSlot) => void;
 }
 
 /**
+ * Longest a worker may take to load RDKit, ms. A Deno worker process 10 nice steps below CPU-bound programs (src/runtime/worker_priority.ts) took
+ * more than 30 s on a loaded 2-core machine; waiting for it is the caller's wait, so the limit is generous.
+ */
+const STARTUP_MS = 60_000;
+
+/** Failed starts in a row after which a lost worker is no longer replaced until a call asks for one. */
+const MAX_FAILED_STARTS = 3;
+
+const SEARCH: CallKind = { search: true, long: true };
+
+/** How often a call whose queue deadline passed while a worker was starting looks again, ms. */
+const START_RECHECK_MS = 100;
+
+/**
  * Runs each tool call: in the calling thread for cheap tools on small inputs, in a pooled worker with a deadline
- * for tools with {@link Tool.isolation}, for the costly ones named in `pooled`, and for any call whose input is
- * larger than {@link LARGE_INPUT_ATOMS}.
+ * for tools with {@link Tool.isolation}, for the costly ones named in `pooled`, and for any call on a costly
+ * input.
  *
- * No wait is unbounded and no call can leave damage behind:
- * - a call waits for a worker at most `queueDeadlineMs`, for one to come free and to finish starting alike, then
- *   is answered `SERVER_BUSY` with a retry hint;
- * - tools that can run to a long time limit (`isolation`) hold at most `size - 1` workers (at least one), so a
- *   bounded call always finds a worker they cannot take; with `size` 1 a second worker starts for bounded calls
- *   while the only one runs such a search, and stops when it falls idle;
- * - a worker is retired (terminated, replaced) after a timeout, a cancel, a failure that is not a typed
- *   chemistry error (a WebAssembly trap), and after any call in which RDKit built a molecule larger than
- *   {@link LARGE_INPUT_ATOMS}, whose damage to RDKit's memory could be silent;
- * - if RDKit on the calling thread ever fails that way, every later call goes to the pool.
+ * No call can hold the pool for good and none can leave damage behind:
+ * - a waiting call is answered `SERVER_BUSY`, saying what holds the workers, once other calls have held every
+ *   worker it may take for `queueDeadlineMs` with none coming free; a worker that is starting is not held (its
+ *   start is bounded by the start limit), and a queue that moves is honest load, so neither a cold pool nor a
+ *   busy machine refuses honest work;
+ * - searches that can run long hold at most `size − 1` workers, and a spare starts when long calls have held
+ *   every worker for a while (src/pool/policy.ts);
+ * - a worker is retired (terminated, replaced) after a timeout, a withdrawn long call, a failure that is not a
+ *   typed chemistry error (a WebAssembly trap), and after a call in which RDKit built a molecule large enough
+ *   that its damage to RDKit's memory could be silent; a cancelled bounded call finishes in its worker, which
+ *   stays, and its answer is dropped;
+ * - if RDKit on the calling thread ever fails (a trap, not a typed error), every later call goes to the pool.
  *
  * Workers start on first use, or all at once with {@link IsolatedRunner.start}; a started pool replaces each
  * worker it retires at once, so later calls find warm workers too.
@@ -225,15 +110,26 @@ interface Waiter {
 export class IsolatedRunner {
   readonly #options: IsolatedRunnerOptions;
   readonly #pooled: ReadonlySet<string>;
-  readonly #idle: Slot[] = [];
+  /** Every live worker, starting, idle or busy. */
+  readonly #slots = new Set<WorkerSlot>();
+  /** Live workers no call holds, the most recently freed last. */
+  readonly #idle: WorkerSlot[] = [];
   readonly #waiting: Waiter[] = [];
-  #alive = 0;
-  #runaway = 0;
   #keepFull = false;
   #inPlaceBroken = false;
   /** Worker starts not yet made, in order (see `#pump`). */
-  readonly #starts: (() => void)[] = [];
+  readonly #starts: WorkerSlot[] = [];
   #pumping = false;
+  /** When a spare or standby was last needed (src/pool/policy.ts), `performance.now()`. */
+  #spareNeeded = -Infinity;
+  /** When a worker last came free, and one that a search may take, `performance.now()`. */
+  #freedAt = -Infinity;
+  #searchFreedAt = -Infinity;
+  #trimTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Worker starts that failed in a row. */
+  #failedStarts = 0;
+  /** When the last worker start ended (warm-up made, or failed), `performance.now()`. */
+  #lastStartEnd = 0;
 
   /** @param options How to create workers, and how many. */
   constructor(options: IsolatedRunnerOptions) {
@@ -246,7 +142,7 @@ export class IsolatedRunner {
     this.#keepFull = true;
     const started = performance.now();
     const warming: Promise<void>[] = [];
-    while (this.#alive < this.#options.size) {
+    while (this.#slots.size < this.#options.size) {
       const slot = this.#spawn();
       warming.push(slot.warm);
       this.#idle.unshift(slot);
@@ -267,54 +163,65 @@ export class IsolatedRunner {
   /**
    * Runs `tool` on validated `args`. Throws `ChemError("COMPUTATION_TIMEOUT")` when the deadline passes,
    * `ChemError("SERVER_BUSY")` when no worker came free in time, and {@link CancelledError} when `signal` aborts
-   * first (the worker running the call is retired at once).
+   * first (a call that can run long is withdrawn with its worker; a bounded one finishes and is dropped).
    */
   async run(tool: Tool, args: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
     const deadlineMs = this.deadlineMs(tool, args);
     if (deadlineMs === undefined) return await this.#runInPlace(tool, args);
     if (signal?.aborted) throw new CancelledError();
-    const runaway = tool.isolation !== undefined;
-    // One deadline for the whole wait: for a worker to come free, then for it to finish starting.
-    const queueEnd = performance.now() + this.#queueDeadlineMs();
-    const slot = await this.#acquire(runaway, signal, queueEnd); // counted in #runaway from here when runaway
-    if (runaway) this.#keepReserve();
-    let reply: CallOutcome;
-    try {
-      reply = await this.#call(slot, tool, args, deadlineMs, signal, queueEnd);
-    } finally {
-      if (runaway) this.#runaway--;
-    }
-    if (reply.kind === "busy") {
-      // The worker was never used: it finishes starting for the next call.
-      this.#release(slot);
-      throw this.#busy();
-    }
-    // After a timeout, a cancel, a death or an exception (possibly a WebAssembly trap) the worker's RDKit is not
-    // trusted; nor after it built a very large molecule, which may have damaged it without a trap.
-    const trusted = (reply.kind === "result" || reply.kind === "chem_error") && reply.retire !== true;
-    if (trusted) this.#release(slot);
-    else this.#discard(slot);
-    if (reply.kind === "died" || reply.kind === "failure") {
-      this.#options.log?.(
-        `'${tool.name}' broke its worker, which was replaced: ${
-          reply.kind === "died" ? reply.reason : reply.message
-        }`,
-      );
-    }
+    const kind = callKind(tool, args);
+    const slot = await this.#readyWorker(tool.name, kind, signal);
+    slot.holder = { tool: tool.name, kind, since: performance.now() };
+    if (kind.search) this.#spareIfHeld();
+    // A call that still holds its worker after this may be a runaway: a spare may be due.
+    const spare = setTimeout(() => this.#spareIfHeld(), spareAfterMs(kind));
+    const outcome = slot.run(tool.name, args, deadlineMs).then((outcome) => {
+      clearTimeout(spare);
+      this.#settle(slot, tool, outcome);
+      return outcome;
+    });
+    // A bounded call lasts a second at most: on a cancel it finishes and its answer is dropped, where
+    // withdrawing it would retire a warm worker. A call that can run long is withdrawn with its worker.
+    const reply = await untilAborted(outcome, signal, () => {
+      if (kind.long) slot.withdraw();
+    }).catch((error: unknown) => {
+      if (error instanceof CancelledError) return { kind: "cancelled" } as const;
+      throw error;
+    });
     return unwrap(tool, reply, deadlineMs);
+  }
+
+  /**
+   * A worker that has loaded RDKit, for a call. A start that fails is not the call's fault: the call takes the
+   * next worker, and is answered SERVER_BUSY only when that one fails to start as well.
+   */
+  async #readyWorker(tool: string, kind: CallKind, signal: AbortSignal | undefined): Promise<WorkerSlot> {
+    for (let attempt = 1;; attempt++) {
+      const slot = await this.#acquire(tool, kind, signal);
+      try {
+        await untilAborted(slot.ready, signal);
+        return slot;
+      } catch (error) {
+        if (!slot.dead) this.#release(slot); // cancelled while it starts: it finishes starting for the next call
+        if (error instanceof CancelledError || attempt === 2) {
+          throw error instanceof CancelledError ? error : this.#startFailed(error);
+        }
+      }
+    }
   }
 
   /** Stops every idle worker (busy ones stop when their call ends or times out) and replaces none. */
   close(): void {
     this.#keepFull = false;
-    for (const slot of this.#idle.splice(0)) this.#discard(slot);
+    clearTimeout(this.#trimTimer);
+    for (const slot of this.#idle.splice(0)) this.#retire(slot);
   }
 
   async #runInPlace(tool: Tool, args: Record<string, unknown>): Promise<unknown> {
     try {
       return await tool.run(args);
     } catch (error) {
-      if (!(error instanceof ChemMcpError)) {
+      if (!(error instanceof ChemMcpError) && rdkitFailed(error)) {
         this.#inPlaceBroken = true;
         this.#options.log?.(
           `'${tool.name}' failed on the protocol thread (${
@@ -326,183 +233,262 @@ export class IsolatedRunner {
     }
   }
 
-  async #call(
-    slot: Slot,
-    tool: Tool,
-    args: Record<string, unknown>,
-    deadlineMs: number,
-    signal: AbortSignal | undefined,
-    queueEnd: number,
-  ): Promise<CallOutcome> {
-    try {
-      if (!(await settlesBy(slot.ready, queueEnd))) return { kind: "busy" };
-    } catch (error) {
-      return { kind: "died", reason: describe(error) };
+  /** After a call: its worker goes back to the pool, or is retired when its RDKit is no longer trusted. */
+  #settle(slot: WorkerSlot, tool: Tool, outcome: CallOutcome): void {
+    slot.holder = undefined;
+    if (trusted(outcome)) this.#release(slot);
+    else this.#discard(slot);
+    if (outcome.kind === "died" || outcome.kind === "failure") {
+      const reason = outcome.kind === "died" ? outcome.reason : outcome.message;
+      this.#options.log?.(`'${tool.name}' broke its worker, which was replaced: ${reason}`);
     }
-    const outcome = await new Promise<CallOutcome>((resolve) => {
-      // Every way out clears the deadline: a cancelled call's timer left pending kept a Node process that had
-      // read its last line alive until the cancelled search's limit (20 s), with nothing left to do.
-      const finish = (outcome: CallOutcome) => {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-        resolve(outcome);
-      };
-      const timer = setTimeout(() => finish({ kind: "timeout" }), deadlineMs);
-      const onAbort = () => finish({ kind: "cancelled" });
-      signal?.addEventListener("abort", onAbort, { once: true });
-      slot.settle = finish;
-      if (signal?.aborted) onAbort();
-      slot.handle!.hold(true);
-      slot.handle!.post({ kind: "call", tool: tool.name, args });
-    });
-    slot.settle = undefined;
-    slot.handle!.hold(false);
-    return outcome;
   }
 
-  /** A worker for a call: an idle one, a new one within the limits, or the first to come free in time. */
-  #acquire(runaway: boolean, signal: AbortSignal | undefined, queueEnd: number): Promise<Slot> {
-    const now = this.#tryTake(runaway);
-    if (now) return Promise.resolve(now);
+  /** A worker for a call: an idle one, a new one within the size, or the first to come free in time. */
+  #acquire(tool: string, kind: CallKind, signal: AbortSignal | undefined): Promise<WorkerSlot> {
+    const now = this.#mayTake(kind) ? this.#takeIdle() ?? this.#grow() : undefined;
+    if (now) return Promise.resolve(this.#hold(now, tool, kind));
     return new Promise((resolve, reject) => {
+      const queueMs = this.#queueDeadlineMs();
+      const since = performance.now();
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const leave = () => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
         const index = this.#waiting.indexOf(waiter);
         if (index >= 0) this.#waiting.splice(index, 1);
       };
-      const timer = setTimeout(() => {
+      const check = () => {
+        const stalled = this.#stalledSince(kind, since);
+        if (stalled === undefined) return (timer = setTimeout(check, START_RECHECK_MS));
+        const left = stalled + queueMs - performance.now();
+        if (left > 0) return (timer = setTimeout(check, left));
         leave();
-        reject(this.#busy());
-      }, Math.max(0, queueEnd - performance.now()));
+        reject(this.#busy(kind));
+      };
       const onAbort = () => {
         leave();
         reject(new CancelledError());
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       const waiter: Waiter = {
-        runaway,
+        kind,
         take: (slot) => {
           leave();
-          resolve(slot);
+          resolve(this.#hold(slot, tool, kind));
         },
       };
       this.#waiting.push(waiter);
+      timer = setTimeout(check, queueMs);
+      this.#spareIfHeld();
     });
+  }
+
+  /**
+   * Since when the pool has been stalled for a call of `kind` waiting since `since`, or `undefined` while it is
+   * not. Stalled means held for good as far as the pool can tell: every worker the call may take is held by a
+   * call that can run long (src/pool/policy.ts) and none has come free since. A worker that is starting is not held (its start is bounded by the start limit, and starts that keep
+   * failing end the wait there), and bounded calls holding workers are honest load however slow the machine
+   * makes them: they end within their own deadline. A search whose share is full waits for a search to end,
+   * and nothing else helps it.
+   */
+  #stalledSince(kind: CallKind, since: number): number | undefined {
+    const now = performance.now();
+    const shareFull = !this.#mayTake(kind);
+    const mayHelp = [...this.#slots].filter((slot) => !shareFull || slot.holder?.kind.search);
+    // Still starting: loading RDKit or making the warm-up calls no caller asked for.
+    const starting = mayHelp.some((slot) => !slot.isWarm && !slot.began);
+    if (starting && now - since < this.#startupMs() + this.#queueDeadlineMs()) return undefined;
+    let heldLongSince = -Infinity;
+    for (const { holder } of mayHelp) {
+      if (!holder?.kind.long) return undefined;
+      heldLongSince = Math.max(heldLongSince, holder.since);
+    }
+    return Math.max(
+      since,
+      heldLongSince,
+      this.#lastStartEnd,
+      shareFull ? this.#searchFreedAt : this.#freedAt,
+    );
+  }
+
+  /** Marks `slot` as held by a call from now, before it is ready (the policy counts it). */
+  #hold(slot: WorkerSlot, tool: string, kind: CallKind): WorkerSlot {
+    slot.holder = { tool, kind, since: performance.now() };
+    return slot;
+  }
+
+  /** Whether a call of `kind` may take a worker now (searches keep within their share). */
+  #mayTake(kind: CallKind): boolean {
+    if (!kind.search) return true;
+    let searches = 0;
+    for (const slot of this.#slots) if (slot.holder?.kind.search) searches++;
+    return searches < searchLimit(this.#options.size);
+  }
+
+  /**
+   * An idle worker, a warm one first (the most recently freed): a call handed to a worker still warming up waits
+   * for one of its warm-up calls before it begins.
+   */
+  #takeIdle(): WorkerSlot | undefined {
+    for (let i = this.#idle.length - 1; i >= 0; i--) {
+      if (this.#idle[i]!.isWarm) return this.#idle.splice(i, 1)[0];
+    }
+    return this.#idle.pop();
+  }
+
+  /** A new worker when the pool is below its size. */
+  #grow(): WorkerSlot | undefined {
+    return this.#slots.size < this.#options.size ? this.#spawn() : undefined;
+  }
+
+  #startupMs(): number {
+    return this.#options.startupMs ?? STARTUP_MS;
   }
 
   #queueDeadlineMs(): number {
     return this.#options.queueDeadlineMs ?? QUEUE_DEADLINE_MS;
   }
 
-  #busy(): ChemError {
+  #busy(kind: CallKind): ChemError {
+    const waitMs = this.#queueDeadlineMs();
+    const holders = [...this.#slots].flatMap((slot) => slot.holder ? [slot.holder] : []);
+    return new ChemError("SERVER_BUSY", busyMessage(waitMs, this.#options.size, holders, kind.search), {
+      retry_after_ms: waitMs,
+      workers: this.#options.size,
+    });
+  }
+
+  #startFailed(error: unknown): ChemError {
     const waitMs = this.#queueDeadlineMs();
     return new ChemError(
       "SERVER_BUSY",
-      `No tool worker was ready within ${
-        waitMs / 1000
-      } s (other calls are running long searches, or workers ` +
-        "are still starting); retry in a few seconds.",
+      `A tool worker could not start (${describe(error)}); retry in a few seconds.`,
       { retry_after_ms: waitMs, workers: this.#options.size },
     );
   }
 
   /**
-   * In a started pool, a search that took the last free worker gets a warm spare started beside it (within the
-   * capacity bounded calls may use), so a bounded call, or the next call after a cancel, finds one ready.
+   * Starts one spare worker beyond the size when calls have held every worker past their threshold
+   * (src/pool/policy.ts), in a started pool or for a call that waits.
    */
-  #keepReserve(): void {
-    if (this.#keepFull && this.#idle.length === 0 && this.#alive < this.#capacity(false)) {
-      this.#idle.unshift(this.#spawn());
+  #spareIfHeld(): void {
+    if (this.#slots.size > this.#options.size || this.#idle.length > 0) return;
+    if (!this.#allHeld()) return;
+    // The spare is for bounded calls: chunks of an honest list wait for their own workers, and a spare started
+    // for them would only compete for the cores (a Deno worker's start costs seconds of CPU). The standby of a
+    // one-worker pool starts ahead, so that it is warm when a bounded call comes.
+    const standby = this.#options.size === 1 && this.#keepFull &&
+      [...this.#slots].some((slot) => slot.holder?.kind.search);
+    if (!standby && !this.#waiting.some((waiter) => !waiter.kind.long)) return;
+    this.#spareNeeded = performance.now();
+    this.#release(this.#spawn());
+  }
+
+  /**
+   * Whether calls hold every worker in a way that calls for a spare: each past its threshold, or, with one
+   * worker, a search holding it (src/pool/policy.ts).
+   */
+  #allHeld(): boolean {
+    if (this.#options.size === 1 && [...this.#slots].some((slot) => slot.holder?.kind.search)) return true;
+    return this.#heldLong() >= this.#options.size;
+  }
+
+  /** How many workers calls have held past their spare threshold. */
+  #heldLong(): number {
+    const now = performance.now();
+    let held = 0;
+    for (const slot of this.#slots) {
+      if (slot.holder && now - slot.holder.since >= spareAfterMs(slot.holder.kind)) held++;
     }
-  }
-
-  /** Most workers alive for a call of this kind (see the class notes on reserved capacity). */
-  #capacity(runaway: boolean): number {
-    const size = this.#options.size;
-    return runaway ? size : Math.max(size, this.#runawayLimit() + 1);
-  }
-
-  #runawayLimit(): number {
-    return Math.max(1, this.#options.size - 1);
-  }
-
-  #tryTake(runaway: boolean): Slot | undefined {
-    if (runaway && this.#runaway >= this.#runawayLimit()) return undefined;
-    const slot = this.#idle.pop() ?? (this.#alive < this.#capacity(runaway) ? this.#spawn() : undefined);
-    if (slot && runaway) this.#runaway++;
-    return slot;
+    return held;
   }
 
   /** The first waiting call that may take a worker now. */
   #nextWaiter(): Waiter | undefined {
-    return this.#waiting.find((w) => !w.runaway || this.#runaway < this.#runawayLimit());
+    return this.#waiting.find((w) => this.#mayTake(w.kind));
   }
 
-  /** Hands a free worker to the first waiting call that may take it, else keeps it idle (or stops a surplus one). */
-  #release(slot: Slot): void {
+  /**
+   * Hands a free worker to the first waiting call that may take it, else keeps it idle; a surplus worker (the
+   * spare, once long calls no longer hold every other) stops, the one still starting first, the warm one last.
+   */
+  #release(slot: WorkerSlot): void {
+    slot.holder = undefined;
+    this.#freedAt = performance.now();
+    if (this.#mayTake(SEARCH)) this.#searchFreedAt = this.#freedAt;
     const waiter = this.#nextWaiter();
-    if (waiter) {
-      if (waiter.runaway) this.#runaway++;
-      waiter.take(slot);
-      return;
+    if (waiter) return waiter.take(slot);
+    this.#idle.push(slot);
+    this.#trimSurplus();
+  }
+
+  #trimSurplus(): void {
+    while (this.#slots.size > this.#options.size && this.#idle.length > 0) {
+      if (this.#allHeld()) return;
+      const lingering = this.#spareNeeded + SPARE_LINGER_MS - performance.now();
+      if (this.#keepFull && lingering > 0) return this.#trimLater(lingering);
+      const surplus = this.#idle.find((s) => !s.isReady) ?? this.#idle[0]!;
+      this.#idle.splice(this.#idle.indexOf(surplus), 1);
+      this.#retire(surplus);
     }
-    if (this.#alive > this.#options.size) this.#retire(slot);
-    else this.#idle.push(slot);
+  }
+
+  /** Looks at the surplus again once the spare's linger has passed, so an idle server does not keep it. */
+  #trimLater(ms: number): void {
+    clearTimeout(this.#trimTimer);
+    this.#trimTimer = setTimeout(() => this.#trimSurplus(), ms + 10);
   }
 
   /** Retires a worker; a call waiting for one, or a started pool, gets a fresh one in its place. */
-  #discard(slot: Slot): void {
+  #discard(slot: WorkerSlot): void {
     this.#retire(slot);
-    for (let waiter = this.#nextWaiter(); waiter; waiter = this.#nextWaiter()) {
-      if (this.#alive >= this.#capacity(waiter.runaway)) break;
-      this.#release(this.#spawn());
+    // A search's share may have come free: idle workers go to the searches waiting for it.
+    if (this.#mayTake(SEARCH)) this.#searchFreedAt = performance.now();
+    for (let waiter = this.#nextWaiter(); waiter && this.#idle.length > 0; waiter = this.#nextWaiter()) {
+      waiter.take(this.#takeIdle()!);
     }
-    if (this.#keepFull && this.#alive < this.#options.size) this.#idle.unshift(this.#spawn());
+    this.#refill();
   }
 
-  #retire(slot: Slot): void {
-    if (slot.dead) return;
-    slot.dead = true;
-    slot.stopWaiting();
-    slot.handle?.terminate();
-    this.#alive--;
+  /** Starts workers for the calls waiting, within the size, and keeps a started pool full. */
+  #refill(): void {
+    for (let waiter = this.#nextWaiter(); waiter && this.#slots.size < this.#options.size;) {
+      waiter.take(this.#spawn());
+      waiter = this.#nextWaiter();
+    }
+    if (this.#keepFull && this.#slots.size < this.#options.size) this.#idle.unshift(this.#spawn());
+    this.#trimSurplus();
+  }
+
+  #retire(slot: WorkerSlot): void {
+    this.#slots.delete(slot);
+    slot.retire();
+  }
+
+  /** Drops a worker that died or never started, without replacing it. */
+  #forget(slot: WorkerSlot): void {
+    this.#slots.delete(slot);
+    const index = this.#idle.indexOf(slot);
+    if (index >= 0) this.#idle.splice(index, 1);
+    this.#lastStartEnd = performance.now();
+    // Replaced for the calls waiting, unless starts keep failing: then the next call asks for one.
+    if (!slot.isWarm && ++this.#failedStarts >= MAX_FAILED_STARTS) return;
+    this.#refill();
   }
 
   /**
    * A slot for a new worker, whose start is queued: calls can be handed the slot at once and wait for it to be
    * ready like any starting worker.
    */
-  #spawn(): Slot {
-    this.#alive++;
-    let started: () => void = () => {};
-    let failed: (error: Error) => void = () => {};
-    const ready = new Promise<void>((resolve, reject) => {
-      started = resolve;
-      failed = reject;
+  #spawn(): WorkerSlot {
+    const slot = new WorkerSlot(this.#startupMs(), (lost) => this.#forget(lost));
+    this.#slots.add(slot);
+    void slot.warm.then(() => {
+      this.#lastStartEnd = performance.now();
+      this.#failedStarts = 0;
     });
-    ready.catch(() => {}); // observed in run(); never an unhandled rejection
-    const startup = setTimeout(() => {
-      failed(new Error("a tool worker did not start in time"));
-      // Left idle, it would hand its failure to the next call: stop it, and start another when one is asked for.
-      slot.handle?.terminate();
-      this.#forget(slot);
-    }, this.#options.startupMs ?? 30_000);
-    let warmed: () => void = () => {};
-    const warm = new Promise<void>((resolve) => (warmed = resolve));
-    const slot: Slot = { ready, warm, dead: false, stopWaiting: () => clearTimeout(startup) };
-    this.#starts.push(() => {
-      if (slot.dead) return;
-      try {
-        this.#startWorker(slot, started, failed, warmed);
-      } catch (error) {
-        // Out of threads or processes: fail like a worker that died while starting (the call holding the slot
-        // gets a typed error), never an exception on the event loop.
-        slot.stopWaiting();
-        failed(new Error(`a tool worker could not be started: ${describe(error)}`));
-        this.#forget(slot);
-      }
-    });
+    this.#starts.push(slot);
     this.#pump();
     return slot;
   }
@@ -519,96 +505,29 @@ export class IsolatedRunner {
     this.#pumping = true;
     setTimeout(() => {
       this.#pumping = false;
-      this.#starts.shift()?.();
+      this.#starts.shift()?.start(this.#options.spawn, this.#options.wasm);
       if (this.#starts.length > 0) this.#pump();
     }, 0);
   }
-
-  #startWorker(slot: Slot, started: () => void, failed: (error: Error) => void, warmed: () => void): void {
-    const handle = this.#options.spawn();
-    slot.handle = handle;
-    handle.onMessage((message) => {
-      if (message.kind === "ready") {
-        slot.stopWaiting();
-        started();
-      } else if (message.kind === "warm") warmed();
-      else slot.settle?.(message);
-    });
-    handle.onFailure((reason) => {
-      slot.stopWaiting();
-      failed(new Error(`a tool worker died while starting: ${reason}`));
-      if (slot.settle) {
-        slot.settle({ kind: "died", reason }); // run() discards it
-        return;
-      }
-      // Died while idle: forget it, so the next call gets a fresh worker (not at once: a worker that cannot
-      // start would otherwise be respawned for ever).
-      this.#forget(slot);
-    });
-    handle.post({ kind: "init", wasm: this.#options.wasm });
-  }
-
-  /** Drops a worker that died or never started from the pool's count, without replacing it. */
-  #forget(slot: Slot): void {
-    const index = this.#idle.indexOf(slot);
-    if (index >= 0) this.#idle.splice(index, 1);
-    if (!slot.dead) {
-      slot.dead = true;
-      this.#alive--;
-    }
-  }
 }
 
-/** Whether `promise` resolves before `end` (a `performance.now()` time); rejects as it does. */
-async function settlesBy(promise: Promise<void>, end: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), Math.max(0, end - performance.now()));
+/**
+ * `promise`, or a {@link CancelledError} as soon as `signal` aborts (calling `onAbort` first); the promise runs
+ * on either way.
+ */
+function untilAborted<T>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+  onAbort?: () => void,
+): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => {
+      onAbort?.();
+      reject(new CancelledError());
+    };
+    if (signal.aborted) return abort();
+    signal.addEventListener("abort", abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
   });
-  try {
-    return await Promise.race([promise.then(() => true as const), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function unwrap(
-  tool: Tool,
-  reply: CallOutcome,
-  deadlineMs: number,
-): unknown {
-  // A list call's chunk answers in the name of the tool the caller called.
-  const name = tool.name.replace(ITEMS_SUFFIX, "");
-  switch (reply.kind) {
-    case "result":
-      return reply.value;
-    case "chem_error":
-      throw new ChemError(reply.code, reply.message, reply.details);
-    case "timeout":
-      throw new ChemError(
-        "COMPUTATION_TIMEOUT",
-        `${name} was stopped after ${deadlineMs / 1000} s: ` +
-          (tool.isolation
-            ? "this input makes the computation grow exponentially (for example a large wildcard ring in a " +
-              "SMARTS). Simplify the input or raise its time limit."
-            : "the longest any call may compute. Try a smaller molecule."),
-        { limit_ms: deadlineMs },
-      );
-    case "cancelled":
-      throw new CancelledError();
-    case "died":
-    case "failure":
-      throw new ChemError(
-        "UNSUPPORTED_MOLECULE",
-        `RDKit failed on this input inside ${name} (its worker was replaced; nothing else was affected). ` +
-          "Try a smaller or simpler molecule or pattern.",
-        { cause: reply.kind === "died" ? "worker_died" : "worker_failure" },
-      );
-    default:
-      throw new Error(`unexpected worker reply '${reply.kind}'`);
-  }
 }

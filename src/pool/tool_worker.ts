@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { serveToolWorker, type WorkerEndpoint } from "./runner.ts";
+import { serveToolWorker } from "./serve.ts";
+import type { WorkerEndpoint } from "./messages.ts";
 import { WARM_UP_CALLS } from "./placement.ts";
 import { WORKER_TOOLS } from "../tools/registry.ts";
 import { WEBAPP_TOOLS } from "../webapp/jobs.ts";

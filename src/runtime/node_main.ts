@@ -9,7 +9,7 @@ import process from "node:process";
 import { main, type Platform } from "../main.ts";
 import { Worker } from "node:worker_threads";
 import { listenNode } from "./tcp_node.ts";
-import type { WorkerHandle } from "../pool/runner.ts";
+import type { WorkerHandle } from "../pool/messages.ts";
 import { lowerThreads } from "./worker_priority.ts";
 import { followLauncher } from "./launcher.ts";
 import { sea, SEA_WORKER_ASSET, type SeaModule } from "./wasm_node.ts";

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { WorkerHandle, WorkerReply, WorkerRequest } from "../pool/runner.ts";
+import type { WorkerHandle, WorkerReply, WorkerRequest } from "../pool/messages.ts";
 import { MAX_REQUEST_BYTES } from "../protocol/jsonrpc.ts";
 import { LineSplitter } from "../transport/lines.ts";
 import rdkitWasm from "./rdkit_wasm_deno.js";
@@ -130,21 +130,18 @@ export async function serveProcessWorker(): Promise<void> {
   const { serveTools } = await import("../pool/tool_worker.ts");
   const encoder = new TextEncoder();
   let listener: (message: WorkerRequest) => void = () => {};
-  let writing = Promise.resolve();
   serveTools({
-    post: (message) => {
-      const bytes = encoder.encode(`${JSON.stringify(message)}\n`);
-      writing = writing.then(() => writeAll(bytes));
-    },
+    // Written at once, not queued: a `begin` posted just before a long synchronous computation must reach the
+    // parent before that computation ends, or the call's deadline would not start (src/pool/slot.ts).
+    post: (message) => writeAllSync(encoder.encode(`${JSON.stringify(message)}\n`)),
     onMessage: (l) => (listener = l),
   });
   await readLines(Deno.stdin.readable, MAX_WORKER_REQUEST_BYTES, (line) => {
     const message = JSON.parse(line) as { kind: string };
     listener(message.kind === "init" ? { kind: "init", wasm: rdkitWasm } : message as WorkerRequest);
   });
-  await writing;
 }
 
-async function writeAll(bytes: Uint8Array): Promise<void> {
-  for (let written = 0; written < bytes.length;) written += await Deno.stdout.write(bytes.subarray(written));
+function writeAllSync(bytes: Uint8Array): void {
+  for (let written = 0; written < bytes.length;) written += Deno.stdout.writeSync(bytes.subarray(written));
 }

@@ -1,5 +1,5 @@
 /**
- * Node.js tool-worker entry: serves isolated tool calls (src/pool/runner.ts) inside a worker thread.
+ * Node.js tool-worker entry: serves isolated tool calls (src/pool/serve.ts) inside a worker thread.
  *
  * @module
  */

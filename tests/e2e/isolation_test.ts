@@ -11,6 +11,7 @@ import { collect, LineClient, startServer, stopGroup, treeThreads } from "../hel
 import { initialize, modern, request } from "../helpers/protocol.ts";
 import { mcpHeaders, post, rawRequest, startHttpServer } from "../helpers/http.ts";
 import { RUNAWAY_MOLECULE, RUNAWAY_SMARTS } from "../data/runaway.ts";
+import { WORKER_NICE_STEP } from "../../src/runtime/worker_priority.ts";
 
 const MOLECULE = RUNAWAY_MOLECULE;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -171,18 +172,23 @@ test("CHEM_MCP_WORKERS that is not a whole number from 1 to 256 exits 2 naming t
 /** This process's nice value: the server inherits it. */
 const BASE_NICE = process.platform === "linux" ? getPriority() : 0;
 
-test("the protocol thread keeps its priority; the pool's threads run 10 nice steps below it (Linux)", {
-  skip: (process.platform !== "linux" && "nice values are per thread on Linux only") ||
-    (BASE_NICE > 8 && `the tests run at nice ${BASE_NICE}, leaving no room for 10 steps below`),
-}, async () => {
-  // In its own process group, so a failed assertion still ends the server and anything a launcher started.
-  const child = startServer([], { CHEM_MCP_WORKERS: "2" }, true);
-  try {
-    await assertPriorities(child, BASE_NICE);
-  } finally {
-    await stopGroup(child);
-  }
-});
+test(
+  "the protocol thread keeps its priority; the pool's threads run WORKER_NICE_STEP nice steps below it (Linux)",
+  {
+    skip: (process.platform !== "linux" && "nice values are per thread on Linux only") ||
+      (BASE_NICE > 19 - WORKER_NICE_STEP &&
+        `the tests run at nice ${BASE_NICE}, leaving no room for ${WORKER_NICE_STEP} steps below`),
+  },
+  async () => {
+    // In its own process group, so a failed assertion still ends the server and anything a launcher started.
+    const child = startServer([], { CHEM_MCP_WORKERS: "2" }, true);
+    try {
+      await assertPriorities(child, BASE_NICE);
+    } finally {
+      await stopGroup(child);
+    }
+  },
+);
 
 test("a server started at nice 15 keeps its pool below itself, at 19 (Linux)", {
   skip: (process.platform !== "linux" && "nice values are per thread on Linux only") ||
@@ -200,7 +206,7 @@ test("a server started at nice 15 keeps its pool below itself, at 19 (Linux)", {
 });
 
 async function assertPriorities(child: ReturnType<typeof startServer>, protocolNice: number): Promise<void> {
-  const poolNice = Math.min(19, protocolNice + 10);
+  const poolNice = Math.min(19, protocolNice + WORKER_NICE_STEP);
   const client = new LineClient(child);
   const call = () =>
     client.request(modern("tools/call", { name: "parse_smiles", arguments: { smiles: "CCO" } }));

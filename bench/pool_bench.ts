@@ -1,0 +1,302 @@
+/**
+ * The worker pool's policy through real server processes over stdio, each figure a ratio to a baseline measured
+ * in the same run (rounds interleaved), for Deno, Node and, when built, the single executable:
+ *
+ * - `one-worker`: 200 sequential `smarts_match` calls with `CHEM_MCP_WORKERS=1` against 2: wall and CPU (the
+ *   server's whole process tree, /proc) per call, and the ratio (target ≤ 3×); workers started meanwhile.
+ * - `lists`: `generate_3d` over 100 molecules as list calls of 10 sent at once, 2 workers against 1, set against two plain
+ *   one-worker servers sharing the same 100 against one (the machine's own ceiling; target ≥ 0.85×).
+ * - `memory`: a started, idle server with 2 workers: RSS and PSS of its process tree (Linux smaps_rollup).
+ * - `busy`: with 2 CPU-bound programs per core beside it, a fresh server's 100 calls at once over every tool and
+ *   a warm one's 300 calls 16 in flight: calls refused or failed, and the time taken.
+ *
+ * Run: npx deno run -A bench/pool_bench.ts [--rounds 3] [--sections one-worker,lists,memory,busy]
+ * [--runtimes deno,node,sea]
+ */
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import process from "node:process";
+import { available, type Call, type Server, stdioServer } from "./servers.ts";
+import { treeUsage } from "../tests/helpers/process.ts";
+import { HUNDRED_MOLECULES } from "../tests/helpers/budget.ts";
+import { TOOL_EXAMPLES } from "../tests/helpers/examples.ts";
+import { startLookupStub } from "../tests/helpers/lookup_stub.ts";
+import { SPARE_LINGER_MS } from "../src/pool/policy.ts";
+
+function option(name: string, fallback: string): string {
+  const index = process.argv.indexOf(name);
+  return index > -1 ? process.argv[index + 1]! : fallback;
+}
+
+const ROUNDS = Number(option("--rounds", "3")) || 3;
+const SECTIONS = option("--sections", "one-worker,lists,memory,busy").split(",");
+const RUNTIMES = option("--runtimes", "deno,node,sea").split(",").filter(available);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const range = (xs: number[], digits = 0) =>
+  `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
+
+/** Starts a server and waits until its pool has started and gone quiet. */
+async function settledServer(
+  runtime: string,
+  workers: number,
+  env: Record<string, string> = {},
+): Promise<Server> {
+  const server = stdioServer(runtime, { CHEM_MCP_WORKERS: String(workers), ...env });
+  await server.call({ name: "canonical_smiles", arguments: { smiles: "CCO" } });
+  // Work for every worker, then quiet: on a loaded machine the niced workers' start can look quiet by itself.
+  // (settled: a search refused behind a slow one on a loaded machine changes nothing here)
+  const work = ["molecule_context_pack", "generate_3d", "smarts_match", "calc_properties"];
+  await Promise.allSettled(
+    work.flatMap((name) => [0, 1].map(() => server.call({ name, arguments: TOOL_EXAMPLES[name]! }))),
+  );
+  await server.settled();
+  return server;
+}
+
+const SEARCH: Call = {
+  name: "smarts_match",
+  arguments: { smiles: "CC(=O)Oc1ccccc1C(=O)O", smarts: "[OX2H]" },
+};
+
+/** Wall and CPU ms per call of `count` sequential searches. */
+async function perSearch(server: Server, count: number): Promise<{ wall: number; cpu: number }> {
+  const cpu = treeUsage(server.pid).cpuMs;
+  const started = performance.now();
+  for (let i = 0; i < count; i++) await server.call(SEARCH);
+  return { wall: (performance.now() - started) / count, cpu: (treeUsage(server.pid).cpuMs - cpu) / count };
+}
+
+async function oneWorker(): Promise<void> {
+  console.log("\n## one worker: 200 sequential smarts_match calls, per call\n");
+  console.log("| runtime | workers | wall ms (median) | range | CPU ms (median) | range |");
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
+  for (const runtime of RUNTIMES) {
+    const figures: Record<number, { wall: number[]; cpu: number[] }> = {
+      1: { wall: [], cpu: [] },
+      2: { wall: [], cpu: [] },
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const workers of [1, 2]) {
+        const server = await settledServer(runtime, workers);
+        try {
+          const { wall, cpu } = await perSearch(server, 200);
+          figures[workers]!.wall.push(wall);
+          figures[workers]!.cpu.push(cpu);
+        } finally {
+          await server.stop();
+        }
+      }
+    }
+    for (const workers of [1, 2]) {
+      const f = figures[workers]!;
+      console.log(
+        `| ${runtime} | ${workers} | ${median(f.wall).toFixed(2)} | ${range(f.wall, 2)} | ${
+          median(f.cpu).toFixed(2)
+        } | ${range(f.cpu, 2)} |`,
+      );
+    }
+    const ratio = (key: "wall" | "cpu") => median(figures[1]![key]) / median(figures[2]![key]);
+    console.log(`| ${runtime} | 1 vs 2 | ${ratio("wall").toFixed(2)}× | | ${ratio("cpu").toFixed(2)}× | |`);
+  }
+}
+
+const MOLECULES = Array.from({ length: 100 }, (_, i) => HUNDRED_MOLECULES[i % HUNDRED_MOLECULES.length]!);
+
+/** ms for `molecules` through generate_3d on `server`, as list calls of at most 10 (the tool's cap) sent at once. */
+async function run3d(server: Server, molecules: readonly string[]): Promise<number> {
+  const started = performance.now();
+  const lists = Array.from(
+    { length: Math.ceil(molecules.length / 10) },
+    (_, i) => molecules.slice(10 * i, 10 * i + 10),
+  );
+  await Promise.all(
+    lists.map((list) => server.call({ name: "generate_3d", arguments: { smiles_list: list } })),
+  );
+  return performance.now() - started;
+}
+
+async function lists(): Promise<void> {
+  console.log("\n## generate_3d over 100 molecules, 10 list calls at once\n");
+  console.log(
+    "| runtime | 1 worker ms | 2 workers ms | speed-up | two plain 1-worker servers | ceiling | ratio |",
+  );
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const runtime of RUNTIMES) {
+    const one: number[] = [];
+    const two: number[] = [];
+    const plainOne: number[] = [];
+    const plainTwo: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const w1 = await settledServer(runtime, 1);
+      const w2 = await settledServer(runtime, 2);
+      const other = await settledServer(runtime, 1);
+      try {
+        // Warm every server on the same work first: the force field reaches its optimised form on the way.
+        await Promise.all([w1, w2, other].map((s) => run3d(s, MOLECULES.slice(0, 10))));
+        one.push(await run3d(w1, MOLECULES));
+        two.push(await run3d(w2, MOLECULES));
+        plainOne.push(await run3d(other, MOLECULES));
+        const started = performance.now();
+        await Promise.all([run3d(w1, MOLECULES.slice(0, 50)), run3d(other, MOLECULES.slice(50))]);
+        plainTwo.push(performance.now() - started);
+      } finally {
+        await Promise.all([w1, w2, other].map((s) => s.stop()));
+      }
+    }
+    const speedUp = median(one) / median(two);
+    const ceiling = median(plainOne) / median(plainTwo);
+    console.log(
+      `| ${runtime} | ${median(one).toFixed(0)} (${range(one)}) | ${median(two).toFixed(0)} (${
+        range(two)
+      }) | ${speedUp.toFixed(2)}× | ${median(plainTwo).toFixed(0)} against ${median(plainOne).toFixed(0)} | ${
+        ceiling.toFixed(2)
+      }× | ${(speedUp / ceiling).toFixed(2)} |`,
+    );
+  }
+}
+
+/** `pid` and its descendants (Linux /proc). */
+function tree(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  const inTree = (p: number): boolean => p === pid || (parents.has(p) && p > 1 && inTree(parents.get(p)!));
+  return [...parents.keys()].filter(inTree);
+}
+
+/** RSS and PSS of a process tree, MiB, and the RSS of each process. */
+function memory(pid: number): { rss: number; pss: number; each: number[] } {
+  let rss = 0;
+  let pss = 0;
+  const each: number[] = [];
+  for (const p of tree(pid)) {
+    const rollup = readFileSync(`/proc/${p}/smaps_rollup`, "utf8");
+    const field = (name: string) =>
+      Number(new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(rollup)?.[1] ?? 0) / 1024;
+    rss += field("Rss");
+    pss += field("Pss");
+    each.push(Math.round(field("Rss")));
+  }
+  return { rss, pss, each };
+}
+
+async function memorySection(): Promise<void> {
+  if (!existsSync("/proc/self/smaps_rollup")) return console.log("\n(memory: no /proc here)");
+  console.log("\n## idle memory, 2 workers started and warm\n");
+  console.log("| runtime | RSS MiB (median) | range | PSS MiB (median) | range | RSS per process MiB |");
+  console.log("| --- | ---: | ---: | ---: | ---: | --- |");
+  const figures = new Map<string, { rss: number[]; pss: number[]; each: number[] }>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const runtime of RUNTIMES) {
+      const server = await settledServer(runtime, 2);
+      try {
+        // A spare started while the warm-up work ran goes once its linger has passed.
+        await new Promise((resolve) => setTimeout(resolve, SPARE_LINGER_MS + 2_000));
+        const m = memory(server.pid);
+        const f = figures.get(runtime) ?? { rss: [], pss: [], each: m.each };
+        f.rss.push(m.rss);
+        f.pss.push(m.pss);
+        figures.set(runtime, f);
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  for (const [runtime, f] of figures) {
+    console.log(
+      `| ${runtime} | ${median(f.rss).toFixed(0)} | ${range(f.rss)} | ${median(f.pss).toFixed(0)} | ${
+        range(f.pss)
+      } | ${f.each.join(", ")} |`,
+    );
+  }
+  const node = figures.get("node");
+  const deno = figures.get("deno");
+  if (node && deno) {
+    console.log(
+      `\nDeno against Node: RSS ${(median(deno.rss) / median(node.rss)).toFixed(2)}×, PSS ${
+        (median(deno.pss) / median(node.pss)).toFixed(2)
+      }×`,
+    );
+  }
+}
+
+/** Every tool's example call in turn. */
+function honestCalls(count: number): Call[] {
+  const tools = Object.keys(TOOL_EXAMPLES).sort();
+  return Array.from(
+    { length: count },
+    (_, i) => ({ name: tools[i % tools.length]!, arguments: TOOL_EXAMPLES[tools[i % tools.length]!]! }),
+  );
+}
+
+/** Sends `calls`, `inFlight` at a time; resolves with how many failed and the ms taken. */
+async function sendAll(
+  server: Server,
+  calls: Call[],
+  inFlight: number,
+): Promise<{ failed: string[]; ms: number }> {
+  const failed: string[] = [];
+  let next = 0;
+  const started = performance.now();
+  const lane = async () => {
+    while (next < calls.length) {
+      const call = calls[next++]!;
+      await server.call(call).catch((error: Error) =>
+        failed.push(`${call.name}: ${error.message.slice(0, 160)}`)
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, lane));
+  return { failed, ms: performance.now() - started };
+}
+
+async function busy(): Promise<void> {
+  const count = 2 * availableParallelism();
+  console.log(`\n## beside ${count} CPU-bound programs (2 per core)\n`);
+  console.log("| runtime | trial | fresh: 100 at once failed | ms | warm: 300, 16 in flight failed | ms |");
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
+  const lookup = await startLookupStub();
+  const burners = Array.from(
+    { length: count },
+    () => spawn(process.execPath, ["eval", "for (;;) {}"], { stdio: "ignore" }),
+  );
+  try {
+    for (let trial = 1; trial <= ROUNDS; trial++) {
+      for (const runtime of RUNTIMES) {
+        const server = stdioServer(runtime, { CHEM_MCP_NAME_LOOKUP_URL: lookup });
+        try {
+          await server.call({ name: "canonical_smiles", arguments: { smiles: "CCO" } });
+          const fresh = await sendAll(server, honestCalls(100), 100);
+          const warm = await sendAll(server, honestCalls(300), 16);
+          console.log(
+            `| ${runtime} | ${trial} | ${fresh.failed.length} | ${
+              fresh.ms.toFixed(0)
+            } | ${warm.failed.length} | ${warm.ms.toFixed(0)} |`,
+          );
+          for (const failure of [...fresh.failed, ...warm.failed].slice(0, 3)) console.log(`  ${failure}`);
+        } finally {
+          await server.stop();
+        }
+      }
+    }
+  } finally {
+    for (const burner of burners) burner.kill("SIGKILL");
+  }
+}
+
+console.log(`load average before: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+if (SECTIONS.includes("one-worker")) await oneWorker();
+if (SECTIONS.includes("lists")) await lists();
+if (SECTIONS.includes("memory")) await memorySection();
+if (SECTIONS.includes("busy")) await busy();
+console.log(
+  `\nload average after: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
+);
+process.exit(0);

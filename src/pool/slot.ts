@@ -1,0 +1,149 @@
+/**
+ * One worker of the pool through its life: queued start, ready (RDKit loaded), warm (warm-up calls made), one
+ * call at a time with its deadline, retirement.
+ *
+ * @module
+ */
+import type { SpawnWorker, WorkerHandle, WorkerReply } from "./messages.ts";
+import type { CallOutcome } from "./outcome.ts";
+import { describe } from "./outcome.ts";
+import type { Holder } from "./policy.ts";
+
+/** A pooled worker and the call it runs. */
+export class WorkerSlot {
+  /** The worker, once its queued start has been made. */
+  handle?: WorkerHandle;
+  /** Resolves when RDKit is loaded in the worker; rejects when it failed to start within the start limit. */
+  readonly ready: Promise<void>;
+  /** Resolves when the worker has made its warm-up calls. */
+  readonly warm: Promise<void>;
+  isReady = false;
+  isWarm = false;
+  /** Whether the running call has begun in the worker (it may wait for a warm-up call first). */
+  began = false;
+  dead = false;
+  /** The call that holds this worker, from when it was handed to it (see src/pool/policy.ts). */
+  holder?: Holder & { readonly since: number };
+  readonly #startupMs: number;
+  readonly #onLost: (slot: WorkerSlot) => void;
+  #started: () => void = () => {};
+  #failed: (error: Error) => void = () => {};
+  #warmed: () => void = () => {};
+  readonly #startup: ReturnType<typeof setTimeout>;
+  /** Settles the running call when the worker answers or dies, its deadline passes, or it is withdrawn. */
+  #settle?: (outcome: CallOutcome) => void;
+  /** Counts the running call's deadline from now (it has begun in the worker). */
+  #begin?: () => void;
+
+  /**
+   * @param startupMs Longest the worker may take to load RDKit.
+   * @param onLost Told when the worker died or failed to start while no call held it, so the pool forgets it.
+   */
+  constructor(startupMs: number, onLost: (slot: WorkerSlot) => void) {
+    this.#startupMs = startupMs;
+    this.#onLost = onLost;
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.#started = resolve;
+      this.#failed = reject;
+    });
+    this.ready.catch(() => {}); // observed by the call that waits for it; never an unhandled rejection
+    this.warm = new Promise<void>((resolve) => (this.#warmed = resolve));
+    this.#startup = setTimeout(() => {
+      this.#failed(new Error("a tool worker did not start in time"));
+      // Left idle, it would hand its failure to the next call: stop it, and start another when one is asked for.
+      this.retire();
+      this.#onLost(this);
+    }, startupMs);
+  }
+
+  /** Creates the worker and sends it RDKit; a runtime that cannot create one fails the start, never throws. */
+  start(spawn: SpawnWorker, wasm: WebAssembly.Module): void {
+    if (this.dead) return;
+    try {
+      const handle = spawn();
+      this.handle = handle;
+      handle.onMessage((message) => this.#receive(message));
+      handle.onFailure((reason) => this.#lose(reason));
+      handle.post({ kind: "init", wasm });
+    } catch (error) {
+      // Out of threads or processes: fail like a worker that died while starting.
+      this.#lose(`it could not be created: ${describe(error)}`);
+    }
+  }
+
+  /**
+   * Runs one call, to be answered within `deadlineMs` of when the worker begins it: at once when the worker is
+   * warm, else when it reports `begin` (it was making a warm-up call) or `warm`, so that a warm-up the call did
+   * not ask for never counts against its limit. The start limit bounds that wait.
+   */
+  run(tool: string, args: unknown, deadlineMs: number): Promise<CallOutcome> {
+    const handle = this.handle!;
+    return new Promise<CallOutcome>((resolve) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const arm = (ms: number) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => finish({ kind: "timeout" }), ms);
+      };
+      // Every way out clears the deadline: a pending timer would keep a process that read its last line alive.
+      const finish = (outcome: CallOutcome) => {
+        clearTimeout(timer);
+        this.#settle = this.#begin = undefined;
+        this.began = false;
+        handle.hold(false);
+        resolve(outcome);
+      };
+      this.#settle = finish;
+      this.#begin = () => {
+        this.#begin = undefined;
+        this.began = true;
+        arm(deadlineMs);
+      };
+      arm(this.isWarm ? deadlineMs : deadlineMs + this.#startupMs);
+      if (this.isWarm) {
+        this.#begin = undefined;
+        this.began = true;
+      }
+      handle.hold(true);
+      handle.post({ kind: "call", tool, args });
+    });
+  }
+
+  /** Ends the running call now as withdrawn (the pool then retires the worker, whatever it computes). */
+  withdraw(): void {
+    this.#settle?.({ kind: "cancelled" });
+  }
+
+  /** Stops the worker at once, whatever it is doing. */
+  retire(): void {
+    if (this.dead) return;
+    this.dead = true;
+    clearTimeout(this.#startup);
+    this.handle?.terminate();
+  }
+
+  #receive(message: WorkerReply): void {
+    if (message.kind === "ready") {
+      clearTimeout(this.#startup);
+      this.isReady = true;
+      this.#started();
+    } else if (message.kind === "warm") {
+      this.isWarm = true;
+      this.#warmed();
+      this.#begin?.();
+    } else if (message.kind === "begin") this.#begin?.();
+    else this.#settle?.(message);
+  }
+
+  #lose(reason: string): void {
+    clearTimeout(this.#startup);
+    this.#failed(new Error(`a tool worker died while starting: ${reason}`));
+    if (this.#settle) {
+      this.#settle({ kind: "died", reason }); // the pool retires it
+      return;
+    }
+    // Died while idle or starting: forgotten, so the next call gets a fresh worker (not at once: a worker that
+    // cannot start would otherwise be respawned for ever).
+    this.retire();
+    this.#onLost(this);
+  }
+}
