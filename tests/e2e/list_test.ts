@@ -86,7 +86,7 @@ test("stdio, legacy: a list answer is the text content, the same compact object"
     const text = (reply.result as { content: { text: string }[] }).content[0]!.text;
     const out = JSON.parse(text) as ListAnswer;
     assert.equal(out.summary, "2 molecules: 1 answered, 1 failed (indices 1).");
-    assert.deepEqual(out.results[0], [true, 0, [46.069, -0.0014, 1, 1]]);
+    assert.deepEqual(out.results[0], [true, 0, [46.069, -0.0014, 1, 1], null]);
   });
 });
 
