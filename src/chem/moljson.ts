@@ -13,7 +13,7 @@
 import * as v from "valibot";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import { ChemError } from "../errors.ts";
-import { MAX_HEAVY_ATOMS, type Mol, rdkit, withMol } from "./rdkit.ts";
+import { MAX_HEAVY_ATOMS, type Mol, rdkit, rdkitReason, withMol } from "./rdkit.ts";
 import { costRefusal, graphCost } from "../pool/cost.ts";
 
 /** Format name written into every document. */
@@ -628,24 +628,20 @@ export function molFromMolJson(input: unknown): Mol {
   if (refusal) throw refusal;
   const json = toRdkitJson(doc, neighbours);
   const R = rdkit();
-  const log = R.set_log_capture("rdApp.error");
   let smiles: string;
+  rdkitReason(); // starts RDKit's error log empty
+  // RDKit's legacy stereo perception would discard cis/trans set directly on bonds, so the JSON molecule is read
+  // without it, written as SMILES (stereo kept) and re-read: the re-read applies RDKit's normal clean-up (a chiral
+  // tag on an atom that is not a stereocentre is dropped, as for SMILES input).
+  const mol = R.get_mol(json, JSON.stringify({ setAromaticBonds: true, assignStereo: false }));
+  if (!mol || !mol.is_valid()) {
+    mol?.delete();
+    sanitizationError(rdkitReason() ?? "");
+  }
   try {
-    // RDKit's legacy stereo perception would discard cis/trans set directly on bonds, so the JSON molecule is
-    // read without it, written as SMILES (stereo kept) and re-read: the re-read applies RDKit's normal clean-up
-    // (a chiral tag on an atom that is not a stereocentre is dropped, as for SMILES input).
-    const mol = R.get_mol(json, JSON.stringify({ setAromaticBonds: true, assignStereo: false }));
-    if (!mol || !mol.is_valid()) {
-      mol?.delete();
-      sanitizationError(log?.get_buffer() ?? "");
-    }
-    try {
-      smiles = mol.get_smiles();
-    } finally {
-      mol.delete();
-    }
+    smiles = mol.get_smiles();
   } finally {
-    log?.delete();
+    mol.delete();
   }
   const reread = R.get_mol(smiles);
   if (!reread || !reread.is_valid()) {

@@ -107,7 +107,7 @@ export const depictTool = defineContentTool({
   title: "Depiction",
   annotations: LOCAL_COMPUTATION,
   description:
-    "2D picture (SVG or PNG) of a molecule or a grid, with highlights; lists highlighted atoms, bonds, why. " +
+    "A 2D picture (SVG or PNG) of a molecule or a grid, with highlights; lists highlighted atoms, bonds, why. " +
     "Errors: INVALID_SMILES, INVALID_SMARTS, MOLECULE_TOO_LARGE.",
   input,
   output,
