@@ -18,6 +18,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { getMcpConfigForManifest } from "@anthropic-ai/mcpb/node";
 import { IS_DENO, LineClient, ROOT } from "../helpers/process.ts";
+import { ALL_TOOLS, TOOLS } from "../../src/tools/registry.ts";
 
 const DENO = IS_DENO ? process.execPath : realpathSync(join(ROOT, "node_modules/.bin/deno"));
 const MCPB = join(ROOT, "node_modules/@anthropic-ai/mcpb/dist/cli/cli.js");
@@ -49,7 +50,7 @@ test("mcpb: the bundle holds the manifest, the icon, the package and its runtime
     assert.ok(top.includes(entry), `${entry} in ${top.join(", ")}`);
   }
   const modules = readdirSync(join(unpacked, "node_modules")).filter((m) => !m.startsWith("."));
-  assert.deepEqual(modules.sort(), ["@rdkit", "@valibot", "valibot"]);
+  assert.deepEqual(modules.sort(), ["@rdkit", "@resvg", "@valibot", "valibot"]);
 });
 
 test("mcpb: `mcpb validate` accepts the unpacked manifest", () => {
@@ -95,7 +96,10 @@ test("mcpb: started as mcp_config says, on Node 20, it lists the 20 tools and an
     client.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
     const list = await client.request({ jsonrpc: "2.0", id: 2, method: "tools/list" });
     const tools = (list.result as { tools: { name: string }[] }).tools.map((t) => t.name);
-    assert.deepEqual(tools, (manifest.tools ?? []).map((t) => t.name));
+    // The manifest names every tool the bundle can serve; with no user_config.tools it lists the twenty.
+    assert.deepEqual(tools, TOOLS.map((t) => t.name));
+    const offered = (manifest.tools ?? []).map((t) => t.name);
+    assert.deepEqual(offered, ALL_TOOLS.map((t) => t.name));
     assert.equal(tools.length, 20);
     const call = await client.request({
       jsonrpc: "2.0",
