@@ -7,7 +7,8 @@
  */
 import * as v from "valibot";
 import { LOCAL_COMPUTATION, type Tool } from "../tools/tool.ts";
-import { type ComputeJob, WEBAPP_JOBS, type WebAppJob } from "./handler.ts";
+import { IsolatedRunner, type SpawnWorker } from "../pool/runner.ts";
+import { type ComputeJob, createWebApp, WEBAPP_JOBS, type WebAppJob } from "./handler.ts";
 
 const ANY = v.looseObject({});
 
@@ -42,4 +43,36 @@ export interface ToolRunner {
 export function computeInPool(runner: ToolRunner): ComputeJob {
   const byName = new Map(WEBAPP_TOOLS.map((tool) => [tool.name as WebAppJob, tool]));
   return (job, args, signal) => runner.run(byName.get(job)!, args, signal);
+}
+
+/** What {@link pooledWebApp} needs from the runtime entry. */
+export interface PooledWebAppOptions {
+  /** Creates a tool worker (the runtime's own, as the MCP server's pool uses). */
+  readonly spawn: SpawnWorker;
+  /** RDKit's compiled WebAssembly, handed to every worker. */
+  readonly wasm: WebAssembly.Module;
+  /** Workers in the pool. */
+  readonly workers: number;
+  /** Whether the app is bound to a loopback address (then only a loopback Host is served). */
+  readonly loopbackBind: boolean;
+}
+
+/**
+ * The served web app: its pool of tool workers started, its chemistry computed there. The one assembly both
+ * runtime entries (src/webapp/serve_deno.ts, serve_node.ts) use.
+ */
+export function pooledWebApp(options: PooledWebAppOptions): (request: Request) => Promise<Response> {
+  const runner = new IsolatedRunner({
+    spawn: options.spawn,
+    wasm: options.wasm,
+    size: options.workers,
+    pooled: WEBAPP_POOLED,
+    log: (message) => console.error(`webapp: ${message}`),
+  });
+  runner.start();
+  return createWebApp({
+    onError: (error) => console.error("webapp: unexpected error:", error),
+    compute: computeInPool(runner),
+    loopbackBind: options.loopbackBind,
+  });
 }

@@ -11,10 +11,8 @@ import { createRequire } from "node:module";
 import { loadRDKit } from "../chem/rdkit.ts";
 import { isLoopbackAddress } from "../cli.ts";
 import { toolWorkerCount } from "../main.ts";
-import { IsolatedRunner } from "../pool/runner.ts";
 import { spawnProcessWorker } from "../runtime/process_worker_deno.ts";
-import { createWebApp } from "./handler.ts";
-import { computeInPool, WEBAPP_POOLED } from "./jobs.ts";
+import { pooledWebApp } from "./jobs.ts";
 import { listeningLine, parseServeArgs, type ServeOptions, webAppWorkers } from "./args.ts";
 
 let options: ServeOptions;
@@ -30,18 +28,10 @@ try {
 const bytes = readFileSync(createRequire(import.meta.url).resolve("@rdkit/rdkit/RDKit_minimal.wasm"));
 const wasm = await WebAssembly.compile(bytes);
 await loadRDKit(wasm);
-const log = (message: string) => console.error(`webapp: ${message}`);
-const runner = new IsolatedRunner({
+const app = pooledWebApp({
   spawn: spawnProcessWorker,
   wasm,
-  size: workers,
-  pooled: WEBAPP_POOLED,
-  log,
-});
-runner.start();
-const app = createWebApp({
-  onError: (error) => console.error("webapp: unexpected error:", error),
-  compute: computeInPool(runner),
+  workers,
   loopbackBind: isLoopbackAddress(options.bind),
 });
 

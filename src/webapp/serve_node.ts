@@ -1,6 +1,6 @@
 /**
  * Node entry of the sample web application: `node dist/src/webapp/serve_node.js [--port N] [--bind IP]`.
- * Adapts node:http to web-standard Request/Response for {@link createWebApp}; the body limit is enforced while
+ * Adapts node:http to web-standard Request/Response for the app of {@link pooledWebApp}; the body limit is enforced while
  * reading, so an oversized upload is cut off at 2 MiB instead of being buffered.
  *
  * @module
@@ -14,10 +14,9 @@ import process from "node:process";
 import { loadRDKit } from "../chem/rdkit.ts";
 import { isLoopbackAddress } from "../cli.ts";
 import { toolWorkerCount } from "../main.ts";
-import { IsolatedRunner } from "../pool/runner.ts";
 import { spawnToolWorker } from "../runtime/node_main.ts";
-import { createWebApp, MAX_BODY_BYTES, tooLarge } from "./handler.ts";
-import { computeInPool, WEBAPP_POOLED } from "./jobs.ts";
+import { MAX_BODY_BYTES, tooLarge } from "./handler.ts";
+import { pooledWebApp } from "./jobs.ts";
 import { listeningLine, parseServeArgs, type ServeOptions, webAppWorkers } from "./args.ts";
 
 /** Reads the request body up to `limit` bytes; resolves undefined when the body is over the limit. */
@@ -130,18 +129,10 @@ function main(): void {
   const wasm = readFileSync(createRequire(import.meta.url).resolve("@rdkit/rdkit/RDKit_minimal.wasm"));
   WebAssembly.compile(wasm).then(async (module) => {
     await loadRDKit(module);
-    const log = (message: string) => console.error(`webapp: ${message}`);
-    const runner = new IsolatedRunner({
+    const app = pooledWebApp({
       spawn: spawnToolWorker,
       wasm: module,
-      size: workers,
-      pooled: WEBAPP_POOLED,
-      log,
-    });
-    runner.start();
-    const app = createWebApp({
-      onError: (error) => console.error("webapp: unexpected error:", error),
-      compute: computeInPool(runner),
+      workers,
       loopbackBind: isLoopbackAddress(options.bind),
     });
     const origin = `http://${options.bind.includes(":") ? `[${options.bind}]` : options.bind}`;
