@@ -304,7 +304,7 @@ test("when long calls hold every worker past SPARE_AFTER_MS, a spare starts for 
     ...isolated,
     name: "isolated" + ITEMS_SUFFIX,
     // Long enough that a loaded machine does not end the chunks before the spare is due.
-    isolation: { deadlineMs: () => 20_000 },
+    isolation: { deadlineMs: () => 6_000 },
   } as Tool;
   const chunks = [1, 2].map(() => runner.run(chunkTool, { behaviour: { hang: true } }));
   chunks.forEach((chunk) => chunk.catch(() => {}));
