@@ -33,6 +33,9 @@ import { WorkerSlot } from "./slot.ts";
 export type { SpawnWorker, WorkerEndpoint, WorkerHandle, WorkerReply, WorkerRequest } from "./messages.ts";
 export { serveToolWorker } from "./serve.ts";
 
+/** How early a timer may fire against `performance.now()`, ms. */
+const TIMER_SLACK_MS = 5;
+
 /** Options of {@link IsolatedRunner}. */
 export interface IsolatedRunnerOptions {
   /** Creates a worker. */
@@ -396,7 +399,9 @@ export class IsolatedRunner {
 
   /** How many workers calls have held past their spare threshold. */
   #heldLong(): number {
-    const now = performance.now();
+    // A timer may fire a little before performance.now() shows its delay as passed (Node rounds to whole ms):
+    // without the slack the check the timer makes would find no call held long enough, and none would follow.
+    const now = performance.now() + TIMER_SLACK_MS;
     let held = 0;
     for (const slot of this.#slots) {
       if (slot.holder && now - slot.holder.since >= spareAfterMs(slot.holder.kind)) held++;
