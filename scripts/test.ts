@@ -4,18 +4,19 @@
  *
  *   1. static checks: deno fmt --check, deno lint, deno check, deno publish --dry-run, tsc and the esbuild
  *      bundles of the Node entries (the Node build)
- *   2. the whole suite under Deno (`deno test`) and the same suite under Node (`node --test` on the tsc output):
- *      first the in-process suites (unit, reference) of both runtimes side by side, then the suites that start
- *      servers and time their answers one file at a time: Deno's server suites (e2e, adversarial) beside
- *      CPU-bound programs, two per core (scripts/load.ts), as on a busy machine; Deno's webapp suite; Node's
- *      e2e, adversarial and webapp suites
- *   4. the end-to-end suites (stdio, SDK clients, HTTP) against the shipped artefacts: the single-executable
- *      binary run from a directory with no node_modules, and the npm tarball installed into an empty project and
- *      started with `npx chem-mcp`; the MCP Bundle built, unpacked and served as its manifest says
- *      (tests/artifacts/mcpb_bundle.ts)
- *   5. every command of README.md and docs/*.md, run as written in a temporary copy of the repository
- *      (tests/docs/documented_commands.ts, once: the commands are the subject, not the runtime), beside the
- *      in-process suites of step 2
+ *   2. the in-process suites (unit, reference) of both runtimes and the documented commands, three files at a
+ *      time, beside Deno's server suites (e2e, adversarial), one file at a time, on a machine kept at two
+ *      CPU-bound programs per core: the running in-process files count as such, spinning programs
+ *      (scripts/load.ts) make up the rest, as on a busy machine
+ *   3. the shipped artefacts built: the single-executable binary, the npm tarball installed into an empty
+ *      project, `deno compile` through its release script as far as this machine allows
+ *   4. the live suites, two files at a time: Deno's webapp suite; Node's e2e, adversarial and webapp suites;
+ *      the end-to-end and attack suites against the binary run from a directory with no node_modules, the
+ *      end-to-end suites against `npx chem-mcp` from the installed tarball; the MCP Bundle built, unpacked and
+ *      served as its manifest says (tests/artifacts/mcpb_bundle.ts)
+ *
+ * The documented commands (tests/docs/documented_commands.ts) run every command of README.md and docs/*.md as
+ * written in a temporary copy of the repository, once: the commands are the subject, not the runtime.
  *
  * Every test file runs in a runner process of its own with a time limit (scripts/test_files.ts): at the limit it
  * is killed with whatever it started and named in the verdict as timed out; a line is printed as each file ends.
@@ -32,8 +33,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import process from "node:process";
 import { childEnv, type Outcome, single, stillRunningLine, sum, verdictLines } from "./test_report.ts";
-import { killGroup, runFiles, type TestFile } from "./test_files.ts";
-import { loadCount, startLoad } from "./load.ts";
+import { killGroup, runFiles, type RunOptions, type TestFile } from "./test_files.ts";
+import { BACKGROUND_LOAD_ENV, loadCount, startLoad } from "./load.ts";
 import { NOTICES_ENV } from "../tests/helpers/skip.ts";
 
 /** The value after a command-line option, if the option is given. */
@@ -43,8 +44,11 @@ function option(name: string): string | undefined {
 }
 const only = option("--only");
 const runs = (part: string) => only === undefined || only.split(",").includes(part);
-/** CPU-bound programs per core beside the loaded stage: the busy machine of docs/decisions.md. */
-const LOAD_PER_CORE = 2;
+/**
+ * CPU-bound programs per core beside the loaded stage: the busy machine of docs/decisions.md.
+ * `CHEM_MCP_TEST_LOAD_PER_CORE` sets another, to see how the suites fare on a busier machine than that.
+ */
+const LOAD_PER_CORE = Number(process.env.CHEM_MCP_TEST_LOAD_PER_CORE ?? 2);
 
 /**
  * Runs a command (a static check, a build), echoing its output as it comes. Like a test file it runs in a process
@@ -204,24 +208,30 @@ function nodeFile(stage: string, path: string, limitS: number, env: Record<strin
   };
 }
 
-/** Runs files, `concurrency` at once (1: echoed as they run), under the title printed first. */
-function runTitled(title: string, files: TestFile[], concurrency = 1): Promise<Outcome> {
+/**
+ * Runs files, `concurrency` at once (1: echoed as they run unless `more.whole`), under the title printed first.
+ */
+function runTitled(
+  title: string,
+  files: TestFile[],
+  concurrency = 1,
+  more: Pick<RunOptions, "whole" | "onStart" | "onEnd"> = {},
+): Promise<Outcome> {
   console.log(`\n== ${title}: ${files.length} file(s)${concurrency > 1 ? `, ${concurrency} at a time` : ""}`);
   return runFiles(files, {
     concurrency,
     env: { ...childEnv(), [NOTICES_ENV]: notices },
     reportPath,
+    ...more,
   });
 }
 
 /**
  * The in-process suites of both runtimes and the documented commands (tests/docs/documented_commands.ts, which
- * works in a copy of the repository and gives its servers port 0) side by side: CPU-bound work that times
- * nothing tightly. Three files at a time, the longest first; each file's output is printed whole when it ends.
+ * works in a copy of the repository and gives its servers port 0): CPU-bound work that times nothing tightly.
+ * The longest first.
  */
-async function inProcessSuites(): Promise<Outcome> {
-  const unlisted = unlistedSuites();
-  if (unlisted.length > 0) console.log(`\n== test directories no stage runs: ${unlisted.join(", ")}`);
+function inProcessFiles(): TestFile[] {
   const files: TestFile[] = [];
   if (runs("docs")) {
     files.push(
@@ -232,23 +242,82 @@ async function inProcessSuites(): Promise<Outcome> {
   for (const suite of ["reference", "unit"]) {
     if (runs("deno")) {
       files.push(
-        ...suiteFiles("tests/", [suite]).map((f) =>
-          denoFile("deno test (unit, reference)", f, limit("inProcess"))
-        ),
+        ...suiteFiles("tests/", [suite]).map((f) => ({
+          ...denoFile("deno test (unit, reference)", f, limit("inProcess")),
+          cpuBound: true,
+        })),
       );
     }
     if (runs("node")) {
       files.push(
-        ...suiteFiles("dist/tests/", [suite]).map((f) =>
-          nodeFile("node --test (dist/: unit, reference)", f, limit("inProcess"))
-        ),
+        ...suiteFiles("dist/tests/", [suite]).map((f) => ({
+          ...nodeFile("node --test (dist/: unit, reference)", f, limit("inProcess")),
+          cpuBound: true,
+        })),
       );
     }
   }
-  return sum([
-    single(`test directories no stage runs: ${unlisted.join(", ")}`, unlisted.length === 0),
-    await runTitled("unit and reference suites under Deno and Node, and the documented commands", files, 3),
-  ]);
+  return files;
+}
+
+/** A test file of the in-process suites: CPU-bound while it runs, so it counts towards the loaded stage's load. */
+type InProcessFile = TestFile & { readonly cpuBound?: boolean };
+
+/**
+ * The in-process suites (three files at a time) beside Deno's server suites (one at a time), on a machine kept
+ * at {@link LOAD_PER_CORE} CPU-bound programs per core: each running in-process file is one of them and
+ * spinning programs (scripts/load.ts) make up the rest, so the server suites meet a busy machine throughout
+ * while the cores do useful work. Both print each file's output whole when it ends.
+ */
+async function inProcessBesideLoaded(): Promise<Outcome> {
+  const unlisted = unlistedSuites();
+  if (unlisted.length > 0) console.log(`\n== test directories no stage runs: ${unlisted.join(", ")}`);
+  const loaded = runs("deno") || runs("loaded");
+  const target = loaded ? loadCount(LOAD_PER_CORE) : 0;
+  const load = startLoad(target);
+  let cpuBound = 0;
+  let serverSuitesRunning = loaded;
+  const count = (file: InProcessFile, change: number) => {
+    if (!file.cpuBound) return;
+    cpuBound += change;
+    if (serverSuitesRunning) load.set(target - cpuBound);
+  };
+  const stage = "deno test (e2e, adversarial, loaded)";
+  try {
+    const [inProcess, server] = await Promise.all([
+      runTitled(
+        "unit and reference suites under Deno and Node, and the documented commands",
+        inProcessFiles(),
+        3,
+        {
+          onStart: (file) => count(file, 1),
+          onEnd: (file) => count(file, -1),
+        },
+      ),
+      loaded
+        ? runTitled(
+          `${stage}: beside ${target} CPU-bound programs (${LOAD_PER_CORE} per core: the in-process files, ` +
+            "topped up by scripts/load.ts)",
+          suiteFiles("tests/", LOADED_SUITES).map((f) =>
+            denoFile(stage, f, limit("live"), { [BACKGROUND_LOAD_ENV]: String(target) })
+          ),
+          1,
+          { whole: true },
+        ).finally(() => {
+          // Nothing left to load: the in-process files go on at full speed.
+          serverSuitesRunning = false;
+          load.set(0);
+        })
+        : Promise.resolve(sum([])),
+    ]);
+    return sum([
+      single(`test directories no stage runs: ${unlisted.join(", ")}`, unlisted.length === 0),
+      inProcess,
+      server,
+    ]);
+  } finally {
+    await load.stop();
+  }
 }
 
 /**
@@ -261,7 +330,11 @@ function e2eFiles(stage: string, env: Record<string, string>, adversarial = true
     .map((f) => nodeFile(stage, f, limit("live"), env));
 }
 
-async function seaBinaryTests(): Promise<Outcome> {
+/** A stage's test files, or the outcome of the build that failed to make what they test. */
+type Prepared = { files: TestFile[] } | { failed: Outcome };
+
+/** Builds the single-executable binary; its end-to-end and attack suites, run from a directory with no node_modules. */
+async function seaBinaryFiles(): Promise<Prepared> {
   const dir = resolve(".cache/artifacts/sea");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -272,12 +345,14 @@ async function seaBinaryTests(): Promise<Outcome> {
     "--out",
     `${dir}/chem-mcp`,
   ]);
-  if (built.failed) return built;
+  if (built.failed) return { failed: built };
   const stage = "e2e against the single-executable binary (no node_modules)";
-  return await runTitled(
-    stage,
-    e2eFiles(stage, { CHEM_MCP_SERVER_CMD: JSON.stringify([`${dir}/chem-mcp`]), CHEM_MCP_SERVER_CWD: dir }),
-  );
+  return {
+    files: e2eFiles(stage, {
+      CHEM_MCP_SERVER_CMD: JSON.stringify([`${dir}/chem-mcp`]),
+      CHEM_MCP_SERVER_CWD: dir,
+    }),
+  };
 }
 
 /**
@@ -317,14 +392,15 @@ async function compileScriptTests(target: string): Promise<Outcome> {
   ]);
 }
 
-async function npmPackageTests(): Promise<Outcome> {
+/** Packs and installs the npm tarball into an empty project; the end-to-end suites against `npx chem-mcp`. */
+async function npmPackageFiles(): Promise<Prepared> {
   const dir = resolve(".cache/artifacts/npm");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   console.log("\n== npm pack");
   const packed = await run("npm", ["pack", "--silent", "--pack-destination", dir]);
   const tarball = packed.out.trim().split("\n").pop()!;
-  if (packed.code !== 0 || !tarball.endsWith(".tgz")) return single("npm pack", false);
+  if (packed.code !== 0 || !tarball.endsWith(".tgz")) return { failed: single("npm pack", false) };
   writeFileSync(`${dir}/package.json`, JSON.stringify({ name: "chem-mcp-install-test", private: true }));
   const installed = await check("npm install the tarball into an empty project", "npm", [
     "install",
@@ -334,13 +410,13 @@ async function npmPackageTests(): Promise<Outcome> {
     "--no-fund",
     `${dir}/${tarball}`,
   ]);
-  if (installed.failed) return installed;
+  if (installed.failed) return { failed: installed };
   const stage = "e2e against `npx chem-mcp` from the installed tarball";
   const env = {
     CHEM_MCP_SERVER_CMD: JSON.stringify(["npx", "--no-install", "chem-mcp"]),
     CHEM_MCP_SERVER_CWD: dir,
   };
-  return await runTitled(stage, e2eFiles(stage, env, false));
+  return { files: e2eFiles(stage, env, false) };
 }
 
 const results: Outcome[] = [];
@@ -371,57 +447,51 @@ results.push(
       await check("Node entry bundles", deno, ["run", "-A", "scripts/bundle_node.ts"]),
     ])),
 );
-if (runs("deno") || runs("node") || runs("docs")) {
+if (runs("deno") || runs("node") || runs("docs") || runs("loaded")) {
   results.push(
-    await timed("unit and reference (Deno, Node) and documented commands, side by side", inProcessSuites),
+    await timed(
+      `unit, reference and documented commands beside Deno's e2e and adversarial under load`,
+      inProcessBesideLoaded,
+    ),
   );
 }
-if (runs("deno") || runs("loaded")) {
-  const spinners = loadCount(LOAD_PER_CORE);
-  results.push(
-    await timed(`deno test: e2e, adversarial, beside ${spinners} CPU-bound programs`, async () => {
-      const stage = "deno test (e2e, adversarial, loaded)";
-      const stop = startLoad(LOAD_PER_CORE);
-      try {
-        return await runTitled(
-          `${stage}: beside ${spinners} CPU-bound programs (${LOAD_PER_CORE} per core, scripts/load.ts)`,
-          suiteFiles("tests/", LOADED_SUITES).map((f) => denoFile(stage, f, limit("live"))),
-        );
-      } finally {
-        await stop();
-      }
-    }),
-  );
-}
+/** The live suites that follow, each file in its own runner, this many at once (docs/decisions.md). */
+const LIVE_CONCURRENCY = 2;
+const live: TestFile[] = [];
 if (runs("deno")) {
-  results.push(
-    await timed("deno test: webapp", () =>
-      runTitled(
-        "deno test (webapp)",
-        suiteFiles("tests/", ["webapp"]).map((f) => denoFile("deno test (webapp)", f, limit("live"))),
-      )),
-  );
+  const stage = "deno test (webapp)";
+  live.push(...suiteFiles("tests/", ["webapp"]).map((f) => denoFile(stage, f, limit("live"))));
 }
 if (runs("node")) {
+  const stage = "node --test (dist/: e2e, adversarial, webapp)";
+  live.push(...suiteFiles("dist/tests/", LIVE_SUITES).map((f) => nodeFile(stage, f, limit("live"))));
+}
+if (runs("artifacts")) {
   results.push(
-    await timed("node --test: e2e, adversarial, webapp", () => {
-      const stage = "node --test (dist/: e2e, adversarial, webapp)";
-      return runTitled(
-        stage,
-        suiteFiles("dist/tests/", LIVE_SUITES).map((f) => nodeFile(stage, f, limit("live"))),
-      );
+    await timed("artefacts built: single executable, npm package, deno compile script", async () => {
+      const prepared = [await seaBinaryFiles(), await npmPackageFiles()];
+      for (const p of prepared) if ("files" in p) live.push(...p.files);
+      const stage = "MCP Bundle: built, unpacked and served on Node";
+      live.push(nodeFile(stage, "dist/tests/artifacts/mcpb_bundle.js", limit("live")));
+      return sum([
+        ...prepared.flatMap((p) => "failed" in p ? [p.failed] : []),
+        ...(HOST_TARGET ? [await compileScriptTests(HOST_TARGET)] : []),
+      ]);
     }),
   );
 }
-if (runs("artifacts")) {
-  results.push(await timed("single executable", seaBinaryTests));
-  results.push(await timed("npm package", npmPackageTests));
-  if (HOST_TARGET) results.push(await timed("deno compile script", () => compileScriptTests(HOST_TARGET)));
+if (live.length > 0) {
   results.push(
-    await timed("MCP Bundle", () => {
-      const stage = "MCP Bundle: built, unpacked and served on Node";
-      return runTitled(stage, [nodeFile(stage, "dist/tests/artifacts/mcpb_bundle.js", limit("live"))]);
-    }),
+    await timed(
+      `live suites (Deno webapp; Node, the binary, npx: e2e, adversarial, webapp), ${LIVE_CONCURRENCY} at once`,
+      () =>
+        runTitled(
+          "live suites: Deno's webapp, Node's e2e, adversarial and webapp, the single executable's e2e and " +
+            "adversarial, the npm package's e2e, the MCP Bundle",
+          live,
+          LIVE_CONCURRENCY,
+        ),
+    ),
   );
 }
 

@@ -34,6 +34,14 @@ export interface RunOptions {
   readonly reportPath: () => string;
   /** Seconds of silence after which the files still running are named; 60 unless told. */
   readonly quietS?: number;
+  /**
+   * Whether each file's output is printed whole when it ends, even one at a time: when another run of files
+   * prints beside this one, streamed output would interleave with it (with several at once it always is).
+   */
+  readonly whole?: boolean;
+  /** Told as each file starts and ends (the loaded stage counts the CPU-bound files running). */
+  readonly onStart?: (file: TestFile) => void;
+  readonly onEnd?: (file: TestFile) => void;
 }
 
 /** Process groups of the runners still going: ended on SIGINT/SIGTERM so none outlives the test command. */
@@ -150,7 +158,7 @@ function runFile(
  */
 export async function runFiles(files: readonly TestFile[], options: RunOptions): Promise<Outcome> {
   installSignalHandlers();
-  const echo = options.concurrency <= 1;
+  const echo = options.concurrency <= 1 && !options.whole;
   const running = new Map<string, number>();
   const quietMs = (options.quietS ?? 60) * 1000;
   // The stage's title was just printed (output that did not pass through here).
@@ -168,7 +176,9 @@ export async function runFiles(files: readonly TestFile[], options: RunOptions):
       const file = files[index]!;
       const name = `${file.runtime} ${file.path}`;
       running.set(name, performance.now());
+      options.onStart?.(file);
       const { outcome, out } = await runFile(file, options, echo);
+      options.onEnd?.(file);
       running.delete(name);
       if (!echo) write(out);
       // In the given order, whichever ends first, so the verdict lists failures the same way every run.

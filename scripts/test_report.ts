@@ -65,6 +65,8 @@ export interface JunitCase {
   readonly status: "passed" | "failed" | "skipped";
   /** The skip reason, when the runner records one. */
   readonly message?: string;
+  /** Why it failed: the first line of the failure's message, when the runner records one. */
+  readonly reason?: string;
 }
 
 function unescapeXml(text: string): string {
@@ -90,14 +92,38 @@ export function junitCases(xml: string): JunitCase[] {
     const skipped = /<skipped\b([^>]*)/.exec(body);
     const failed = /<(failure|error)\b/.test(body) || attribute(attributes, "failure") !== undefined;
     const message = skipped ? attribute(skipped[1] ?? "", "message") : undefined;
+    const reason = failed ? failureReason(attributes, body) : undefined;
     cases.push({
       name: attribute(attributes, "name") ?? "(unnamed)",
       classname: attribute(attributes, "classname") ?? "",
       status: failed ? "failed" : skipped ? "skipped" : "passed",
       ...(message ? { message } : {}),
+      ...(reason ? { reason } : {}),
     });
   }
   return cases;
+}
+
+/** Longest failure reason the verdict repeats: one line, enough for an assertion's message and its figures. */
+const REASON_CHARS = 300;
+
+/**
+ * The first non-empty line of a failed case's message (Deno and Node put it in the `<failure>` element's
+ * `message`, Node also in the case's `failure` attribute), so the verdict says why as well as what: CI logs
+ * keep only their head and tail, where the verdict is.
+ */
+function failureReason(attributes: string, body: string): string | undefined {
+  const firstLine = (text: string | undefined) =>
+    text?.split("\n").map((line) => line.trim()).find(Boolean)?.replace(/^Uncaught /, "");
+  const element = /<(?:failure|error)\b((?:\s+[^\s=/>]+="[^"]*")*)\s*>?([\s\S]*)/.exec(body);
+  const message = firstLine(
+    (element && attribute(element[1] ?? "", "message")) ?? attribute(attributes, "failure"),
+  );
+  // Deno's message is only "Uncaught AssertionError" when the assertion gave none; its text then says more.
+  const text = firstLine(unescapeXml((element?.[2] ?? "").replace(/<[^>]*>/g, "")));
+  const line = message && text?.startsWith(message) ? text : message ?? text;
+  if (!line) return undefined;
+  return line.length > REASON_CHARS ? `${line.slice(0, REASON_CHARS - 1)}…` : line;
 }
 
 // deno-lint-ignore no-control-regex
@@ -138,7 +164,8 @@ export function junitOutcome(
   const file = (c: JunitCase) =>
     testFile || (/[/.]/.test(c.classname) ? c.classname.replace(/^\.\//, "") : "");
   const label = (c: JunitCase) => [stage, file(c), c.name].filter(Boolean);
-  const failures = cases.filter((c) => c.status === "failed").map((c) => label(c).join(" › "));
+  const failures = cases.filter((c) => c.status === "failed")
+    .map((c) => label(c).join(" › ") + (c.reason ? `\n      ${c.reason}` : ""));
   const summary = denoSummary(denoOutput);
   failures.push(
     ...summary.uncaught.map((module) => `${stage} › ${module.replace(/^\.\//, "")} (uncaught error)`),

@@ -152,19 +152,34 @@ async function idle(pid: number, withinMs: number): Promise<boolean> {
 
 const PROC = existsSync("/proc/self/stat");
 
+/**
+ * The first health check of a fresh server, timed: its pooled call waits for a worker to start, so this is what a
+ * worker start costs on this machine now. A bound that may include a worker start is stated against it, so it
+ * holds on a loaded machine, where a start takes seconds rather than a fraction of one.
+ */
+async function startMs(server: Server): Promise<number> {
+  const started = Date.now();
+  await assertHealthy(server, "start");
+  return Date.now() - started;
+}
+
 test("after COMPUTATION_TIMEOUT nothing keeps computing, and repeated timeouts do not grow memory", {
   skip: PROC ? false : "needs Linux /proc to read CPU time and memory",
 }, async () => {
   const server = start({ CHEM_MCP_WORKERS: "1" });
+  let boundMs = 1_000 + 2_500;
   const runaway = async () => {
     const started = Date.now();
     const args = { smiles: RUNAWAY_MOLECULE, smarts: RUNAWAY_SMARTS, timeout_seconds: 1 };
     const answer = structured(await server.call("smarts_match", args), "runaway search");
     assert.equal(answer.code, "COMPUTATION_TIMEOUT");
-    assert.ok(Date.now() - started < 1_000 + 2_500, `answered within its limit: ${Date.now() - started} ms`);
+    const ms = Date.now() - started;
+    assert.ok(ms < boundMs, `answered ${ms} ms after its 1 s limit's start (bound ${boundMs} ms)`);
   };
   try {
-    await assertHealthy(server, "start");
+    // Each search may wait for the worker that replaces the one the last timeout retired: on a loaded machine
+    // that start, not the search, is most of the wait.
+    boundMs = Math.max(boundMs, 1_000 + 2 * await startMs(server));
     // The first searches start the spare worker that a one-worker pool keeps beside a running search, and
     // under Node take the allocator to the high-water mark that retired worker threads leave (docs/security.md).
     for (let round = 0; round < 3; round++) await runaway();
@@ -260,7 +275,8 @@ test("garbage input cannot inflate an answer: a 1 MiB list of numbers gets one s
 test("stdio: notifications/cancelled stops a running search, frees its worker at once, and nothing answers it", async () => {
   const server = start({ CHEM_MCP_WORKERS: "1" });
   try {
-    await assertHealthy(server, "start");
+    // The call after the cancel may wait for the standby that starts beside a search: at most a worker start.
+    const boundMs = Math.max(2_000, 2 * await startMs(server));
     const id = nextId++;
     server.client.write(
       `${
@@ -288,7 +304,8 @@ test("stdio: notifications/cancelled stops a running search, frees its worker at
     const started = Date.now();
     const next = structured(await server.call("calc_properties", { smiles: "CCO" }), "after the cancel");
     assert.equal(next.structuredContent?.molecular_weight, 46.069);
-    assert.ok(Date.now() - started < 2_000, `pooled call answered ${Date.now() - started} ms after`);
+    const ms = Date.now() - started;
+    assert.ok(ms < boundMs, `pooled call answered ${ms} ms after the cancel (bound ${boundMs} ms)`);
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(
       server.client.received.filter((m) => m.id === id).length,
@@ -324,7 +341,9 @@ test("http: a connection reset cancels its call and frees its worker; a half-clo
     const next = await rawRequest(http.port, search(1));
     assert.equal(next.status, 200);
     assert.match(next.body, /COMPUTATION_TIMEOUT/, "the next search ran (it was not answered SERVER_BUSY)");
-    assert.ok(Date.now() - started < 3_500, `answered after ${Date.now() - started} ms`);
+    // Held by the reset search, the worker would have answered SERVER_BUSY or after that search's 25 s; what
+    // the wide bound leaves is the start of the worker that replaces the retired one on a loaded machine.
+    assert.ok(Date.now() - started < 15_000, `answered after ${Date.now() - started} ms`);
     // A half-closed request is no cancel: its answer comes.
     const halfClosed = await new Promise<string>((resolve) => {
       const s = connect(http.port, "127.0.0.1");

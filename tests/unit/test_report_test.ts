@@ -58,15 +58,20 @@ test("JUnit cases from Deno's report: status, names unescaped, the file as class
   assert.deepEqual(junitCases(DENO_REPORT), [
     { name: "runs", classname: "./tests/webapp/browser_test.ts", status: "passed" },
     { name: 'page "loads"', classname: "./tests/webapp/browser_test.ts", status: "skipped" },
-    { name: "fails & says so", classname: "./tests/webapp/browser_test.ts", status: "failed" },
+    {
+      name: "fails & says so",
+      classname: "./tests/webapp/browser_test.ts",
+      status: "failed",
+      reason: "AssertionError: 1 !== 2",
+    },
   ]);
 });
 
 test("JUnit cases from Node's report: self-closing cases pass, skip reasons kept", () => {
-  assert.deepEqual(junitCases(NODE_REPORT).map((c) => [c.name, c.status, c.message]), [
+  assert.deepEqual(junitCases(NODE_REPORT).map((c) => [c.name, c.status, c.message ?? c.reason]), [
     ["runs", "passed", undefined],
     ["skipped by option", "skipped", "no Chromium: this is darwin-arm64"],
-    ["fails", "failed", undefined],
+    ["fails", "failed", "1 !== 2"],
   ]);
 });
 
@@ -77,9 +82,9 @@ test("JUnit cases whose attributes hold '>' (Node leaves it unescaped) keep thei
 		<failure type="testCodeFailure" message="is 20042 > 20000">AssertionError</failure>
 	</testcase>
 </testsuites>`;
-  assert.deepEqual(junitCases(xml).map((c) => [c.name, c.status]), [
-    ["size bound refuses > 150 heavy atoms", "passed"],
-    ["budget", "failed"],
+  assert.deepEqual(junitCases(xml).map((c) => [c.name, c.status, c.reason]), [
+    ["size bound refuses > 150 heavy atoms", "passed", undefined],
+    ["budget", "failed", "is 20042 > 20000"],
   ]);
 });
 
@@ -92,11 +97,11 @@ test("a stage's outcome names its failures and skips; a non-zero exit without a 
       passed: 1,
       failed: 1,
       skipped: 1,
-      failures: ["deno test › tests/webapp/browser_test.ts › fails & says so"],
+      failures: ["deno test › tests/webapp/browser_test.ts › fails & says so\n      AssertionError: 1 !== 2"],
       skips: ['deno test › tests/webapp/browser_test.ts › page "loads"'],
     });
     const node = junitOutcome("node --test (dist/)", join(dir, "node.xml"), 1);
-    assert.deepEqual(node.failures, ["node --test (dist/) › fails"]);
+    assert.deepEqual(node.failures, ["node --test (dist/) › fails\n      1 !== 2"]);
     assert.deepEqual(node.skips, [
       "node --test (dist/) › skipped by option (no Chromium: this is darwin-arm64)",
     ]);
@@ -173,15 +178,17 @@ test("a Deno test file that fails while loading is named and counted even when a
     "ok_test.ts": 'Deno.test("fine", () => {});\n',
   });
   assert.match(output, /FAILED \| 2 passed \| 2 failed/, "Deno itself counts both failures");
+  // Each failure with its reason on the next line: CI keeps the log's tail, where the verdict is.
   assert.deepEqual(outcome.failures, [
-    "deno test › fail_test.ts › fails",
+    "deno test › fail_test.ts › fails\n      Error: 1 !== 2",
     "deno test › boom_test.ts (uncaught error)",
   ]);
   assert.equal(outcome.failed, 2);
   assert.equal(outcome.passed, 2);
-  assert.deepEqual(verdictLines(outcome).slice(-5), [
+  assert.deepEqual(verdictLines(outcome).join("\n").split("\n").slice(-6), [
     "Failed (2):",
     "  deno test › fail_test.ts › fails",
+    "      Error: 1 !== 2",
     "  deno test › boom_test.ts (uncaught error)",
     "",
     "2 passed, 2 failed",
@@ -283,7 +290,7 @@ test('a report of one known file names that file, also where Node\'s classname i
   try {
     writeFileSync(join(dir, "node.xml"), NODE_REPORT);
     const node = junitOutcome("node --test", join(dir, "node.xml"), 1, "", "dist/tests/e2e/cancel_test.js");
-    assert.deepEqual(node.failures, ["node --test › dist/tests/e2e/cancel_test.js › fails"]);
+    assert.deepEqual(node.failures, ["node --test › dist/tests/e2e/cancel_test.js › fails\n      1 !== 2"]);
     const crashed = junitOutcome("node --test", join(dir, "absent.xml"), 7, "", "dist/tests/e2e/x_test.js");
     assert.deepEqual(crashed.failures, [
       "node --test › dist/tests/e2e/x_test.js: exit 7 before any test reported (see above)",
