@@ -4,13 +4,13 @@
  *
  *   1. static checks: deno fmt --check, deno lint, deno check, deno publish --dry-run, tsc and the esbuild
  *      bundles of the Node entries (the Node build)
- *   2. the in-process suites (unit, reference) of both runtimes and the documented commands, three files at a
- *      time, beside Deno's server suites (e2e, adversarial), one file at a time, on a machine kept at two
+ *   2. the in-process suites (unit, reference) of both runtimes and the documented commands, several files at
+ *      a time, beside Deno's server suites (e2e, adversarial), one file at a time, on a machine kept at two
  *      CPU-bound programs per core: the running in-process files count as such, spinning programs
  *      (scripts/load.ts) make up the rest, as on a busy machine
  *   3. the shipped artefacts built: the single-executable binary, the npm tarball installed into an empty
  *      project, `deno compile` through its release script as far as this machine allows
- *   4. the live suites, two files at a time: Deno's webapp suite; Node's e2e, adversarial and webapp suites;
+ *   4. the live suites, three files at a time: Deno's webapp suite; Node's e2e, adversarial and webapp suites;
  *      the end-to-end and attack suites against the binary run from a directory with no node_modules, the
  *      end-to-end suites against `npx chem-mcp` from the installed tarball; the MCP Bundle built, unpacked and
  *      served as its manifest says (tests/artifacts/mcpb_bundle.ts)
@@ -226,13 +226,16 @@ function runTitled(
   });
 }
 
+/** A test file of the in-process suites: CPU-bound while it runs, so it counts towards the loaded stage's load. */
+type InProcessFile = TestFile & { readonly cpuBound?: boolean };
+
 /**
  * The in-process suites of both runtimes and the documented commands (tests/docs/documented_commands.ts, which
  * works in a copy of the repository and gives its servers port 0): CPU-bound work that times nothing tightly.
  * The longest first.
  */
-function inProcessFiles(): TestFile[] {
-  const files: TestFile[] = [];
+function inProcessFiles(): InProcessFile[] {
+  const files: InProcessFile[] = [];
   if (runs("docs")) {
     files.push(
       ...[DOCUMENTED_COMMANDS].filter(selected).map((f) => denoFile("documented commands", f, limit("docs"))),
@@ -260,14 +263,14 @@ function inProcessFiles(): TestFile[] {
   return files;
 }
 
-/** A test file of the in-process suites: CPU-bound while it runs, so it counts towards the loaded stage's load. */
-type InProcessFile = TestFile & { readonly cpuBound?: boolean };
+/** In-process test files running at once without the loaded stage. */
+const IN_PROCESS_LANES = 3;
 
 /**
- * The in-process suites (three files at a time) beside Deno's server suites (one at a time), on a machine kept
- * at {@link LOAD_PER_CORE} CPU-bound programs per core: each running in-process file is one of them and
- * spinning programs (scripts/load.ts) make up the rest, so the server suites meet a busy machine throughout
- * while the cores do useful work. Both print each file's output whole when it ends.
+ * The in-process suites beside Deno's server suites (one file at a time), on a machine kept at
+ * {@link LOAD_PER_CORE} CPU-bound programs per core: each running in-process file is one of them and spinning
+ * programs (scripts/load.ts) make up the rest once they run out, so the server suites meet a busy machine
+ * throughout while the cores do useful work. Both print each file's output whole when it ends.
  */
 async function inProcessBesideLoaded(): Promise<Outcome> {
   const unlisted = unlistedSuites();
@@ -283,12 +286,16 @@ async function inProcessBesideLoaded(): Promise<Outcome> {
     if (serverSuitesRunning) load.set(target - cpuBound);
   };
   const stage = "deno test (e2e, adversarial, loaded)";
+  const files = inProcessFiles();
+  // As many CPU-bound files at once as the load asks for, so no spinning program takes a core from them while
+  // they last; the documented commands (builds, servers, waits) run beside them in a lane of their own.
+  const lanes = Math.max(IN_PROCESS_LANES, target) + (files.some((f) => !f.cpuBound) ? 1 : 0);
   try {
     const [inProcess, server] = await Promise.all([
       runTitled(
         "unit and reference suites under Deno and Node, and the documented commands",
-        inProcessFiles(),
-        3,
+        files,
+        lanes,
         {
           onStart: (file) => count(file, 1),
           onEnd: (file) => count(file, -1),
@@ -456,7 +463,7 @@ if (runs("deno") || runs("node") || runs("docs") || runs("loaded")) {
   );
 }
 /** The live suites that follow, each file in its own runner, this many at once (docs/decisions.md). */
-const LIVE_CONCURRENCY = 2;
+const LIVE_CONCURRENCY = 3;
 const live: TestFile[] = [];
 if (runs("deno")) {
   const stage = "deno test (webapp)";

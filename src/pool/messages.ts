@@ -40,6 +40,11 @@ export interface WorkerHandle {
   terminate(): void;
   /** Whether the worker must keep the process alive (true while a call runs; idle workers must not). */
   hold(busy: boolean): void;
+  /**
+   * The CPU time the worker has used so far, ms, where the runtime can tell (Linux); `undefined` elsewhere, and
+   * then the pool judges a long call by its wall time alone.
+   */
+  cpuMs?(): number | undefined;
 }
 
 /** Creates a worker running `serveToolWorker`. */

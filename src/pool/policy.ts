@@ -61,6 +61,25 @@ export function spareAfterMs(kind: CallKind): number {
   return kind.long ? SPARE_AFTER_MS : BOUNDED_SPARE_AFTER_MS;
 }
 
+/**
+ * CPU time a long call must have used in its worker before it counts as holding the pool for good, ms, where the
+ * runtime reports workers' CPU time (Linux). Wall time alone cannot tell a runaway search from an honest one
+ * that a busy machine makes slow: beside CPU-bound programs a worker may get a fifth of a core, and an honest
+ * search of a few hundred ms of work then holds its worker past the queue deadline, refusing the searches
+ * behind it. An honest search's work is well below this (a drug-sized generate_3d takes tens of ms); a runaway
+ * reaches it within a second on a quiet machine, so the queue deadline still refuses a search behind it there,
+ * and on a busy machine once the runaway has done as much work.
+ */
+export const STALL_CPU_MS = 1_000;
+
+/**
+ * Whether a long call that has used `cpuMs` of CPU in its worker (`undefined`: not reported) may stall the
+ * pool: see {@link STALL_CPU_MS}.
+ */
+export function mayStall(cpuMs: number | undefined): boolean {
+  return cpuMs === undefined || cpuMs >= STALL_CPU_MS;
+}
+
 /** How long a spare or standby stays, idle, after it was last needed, ms. */
 export const SPARE_LINGER_MS = 30_000;
 

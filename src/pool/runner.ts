@@ -24,6 +24,7 @@ import {
   busyMessage,
   type CallKind,
   callKind,
+  mayStall,
   searchLimit,
   SPARE_LINGER_MS,
   spareAfterMs,
@@ -290,9 +291,10 @@ export class IsolatedRunner {
   /**
    * Since when the pool has been stalled for a call of `kind` waiting since `since`, or `undefined` while it is
    * not. Stalled means held for good as far as the pool can tell: every worker the call may take is held by a
-   * call that can run long (src/pool/policy.ts) and none has come free since. A worker that is starting is not held (its start is bounded by the start limit, and starts that keep
-   * failing end the wait there), and bounded calls holding workers are honest load however slow the machine
-   * makes them: they end within their own deadline. A search whose share is full waits for a search to end,
+   * call that can run long and has done a runaway's work where the runtime reports it (`STALL_CPU_MS`),
+   * and none has come free since (src/pool/policy.ts). A worker that is starting is not held (its start is
+   * bounded by the start limit, and starts that keep failing end the wait there), and bounded calls holding
+   * workers are honest load however slow the machine makes them: they end within their own deadline. A search whose share is full waits for a search to end,
    * and nothing else helps it.
    */
   #stalledSince(kind: CallKind, since: number): number | undefined {
@@ -303,8 +305,10 @@ export class IsolatedRunner {
     const starting = mayHelp.some((slot) => !slot.isWarm && !slot.began);
     if (starting && now - since < this.#startupMs() + this.#queueDeadlineMs()) return undefined;
     let heldLongSince = -Infinity;
-    for (const { holder } of mayHelp) {
-      if (!holder?.kind.long) return undefined;
+    for (const slot of mayHelp) {
+      const holder = slot.holder;
+      // A long call that has done little work yet is slow, not stuck: the machine is busy (STALL_CPU_MS).
+      if (!holder?.kind.long || !mayStall(slot.callCpuMs())) return undefined;
       heldLongSince = Math.max(heldLongSince, holder.since);
     }
     return Math.max(

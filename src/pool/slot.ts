@@ -20,7 +20,12 @@ export class WorkerSlot {
   isReady = false;
   isWarm = false;
   /** Whether the running call has begun in the worker (it may wait for a warm-up call first). */
-  began = false;
+  get began(): boolean {
+    return this.#began;
+  }
+  #began = false;
+  /** The worker's CPU time when the running call began, where the runtime tells it. */
+  #cpuAtBegin?: number;
   dead = false;
   /** The call that holds this worker, from when it was handed to it (see src/pool/policy.ts). */
   holder?: Holder & { readonly since: number };
@@ -88,24 +93,39 @@ export class WorkerSlot {
       const finish = (outcome: CallOutcome) => {
         clearTimeout(timer);
         this.#settle = this.#begin = undefined;
-        this.began = false;
+        this.#began = false;
         handle.hold(false);
         resolve(outcome);
       };
       this.#settle = finish;
       this.#begin = () => {
         this.#begin = undefined;
-        this.began = true;
+        this.#markBegun();
         arm(deadlineMs);
       };
       arm(this.isWarm ? deadlineMs : deadlineMs + this.#startupMs);
       if (this.isWarm) {
         this.#begin = undefined;
-        this.began = true;
+        this.#markBegun();
       }
       handle.hold(true);
       handle.post({ kind: "call", tool, args });
     });
+  }
+
+  /**
+   * The CPU time the running call has used in its worker so far, ms; `undefined` before it began or where the
+   * runtime cannot tell.
+   */
+  callCpuMs(): number | undefined {
+    if (!this.#began || this.#cpuAtBegin === undefined) return undefined;
+    const now = this.handle?.cpuMs?.();
+    return now === undefined ? undefined : now - this.#cpuAtBegin;
+  }
+
+  #markBegun(): void {
+    this.#began = true;
+    this.#cpuAtBegin = this.handle?.cpuMs?.();
   }
 
   /** Ends the running call now as withdrawn (the pool then retires the worker, whatever it computes). */

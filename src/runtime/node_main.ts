@@ -9,8 +9,9 @@ import process from "node:process";
 import { main, type Platform } from "../main.ts";
 import { Worker } from "node:worker_threads";
 import { listenNode } from "./tcp_node.ts";
-import type { WorkerHandle } from "../pool/messages.ts";
+import type { WorkerHandle, WorkerReply } from "../pool/messages.ts";
 import { lowerThreads } from "./worker_priority.ts";
+import { statCpuMs, THREAD_ID_MESSAGE } from "./cpu_time.ts";
 import { followLauncher } from "./launcher.ts";
 import { sea, SEA_WORKER_ASSET, type SeaModule } from "./wasm_node.ts";
 
@@ -87,9 +88,14 @@ export function spawnToolWorker(): WorkerHandle {
   const worker = sea ? seaWorker(sea) : new Worker(new URL("./worker_node.js", import.meta.url));
   lowerThreads(process.pid);
   worker.unref();
+  let tid: number | undefined;
   return {
     post: (message) => worker.postMessage(message),
-    onMessage: (listener) => void worker.on("message", listener),
+    onMessage: (listener) =>
+      void worker.on("message", (message: WorkerReply | { kind: typeof THREAD_ID_MESSAGE; tid?: number }) => {
+        if (message.kind === THREAD_ID_MESSAGE) tid = message.tid;
+        else listener(message);
+      }),
     onFailure: (listener) => {
       worker.on("error", (error) => listener(error.stack ?? String(error)));
       worker.on("exit", (code) => listener(`exited with code ${code}`));
@@ -97,6 +103,7 @@ export function spawnToolWorker(): WorkerHandle {
     terminate: () => void worker.terminate(),
     // An idle worker must not keep the process alive after stdin ends; a busy one must, until it answers.
     hold: (busy) => (busy ? worker.ref() : worker.unref()),
+    cpuMs: () => tid === undefined ? undefined : statCpuMs(`/proc/${process.pid}/task/${tid}/stat`),
   };
 }
 

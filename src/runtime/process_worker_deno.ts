@@ -15,6 +15,7 @@ import { LineSplitter } from "../transport/lines.ts";
 import rdkitWasm from "./rdkit_wasm_deno.js";
 import { joinMainThreadPriority, lowerProcessPriority } from "./worker_priority.ts";
 import { provideRasterWasm } from "../chem/raster.ts";
+import { statCpuMs } from "./cpu_time.ts";
 
 /** The hidden first argument that makes the program serve as a tool worker on stdin/stdout. */
 export const PROCESS_WORKER_FLAG = "--tool-worker-process";
@@ -87,6 +88,7 @@ export function spawnProcessWorker(): WorkerHandle {
     },
     // A busy worker keeps the program alive until it answers; an idle one must not.
     hold: (busy) => (busy ? child.ref() : child.unref()),
+    cpuMs: () => statCpuMs(`/proc/${child.pid}/stat`),
   };
 }
 

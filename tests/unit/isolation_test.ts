@@ -22,7 +22,7 @@ import {
   POOLED_TOOLS,
   WARM_UP_CALLS,
 } from "../../src/pool/placement.ts";
-import { SPARE_AFTER_MS } from "../../src/pool/policy.ts";
+import { SPARE_AFTER_MS, STALL_CPU_MS } from "../../src/pool/policy.ts";
 import { TOOLS, WORKER_TOOLS } from "../../src/tools/registry.ts";
 import { defineTool, LOCAL_COMPUTATION, type Tool } from "../../src/tools/tool.ts";
 import { CancelledError, ChemError } from "../../src/errors.ts";
@@ -408,6 +408,28 @@ test("a search whose share is full is refused at the queue deadline, whatever el
     (e) => e instanceof ChemError && e.code === "SERVER_BUSY" && /1 is running \(isolated\)/.test(e.message),
   );
   assert.ok(performance.now() - started < 300, `refused after ${performance.now() - started} ms`);
+  runner.close();
+  await assert.rejects(first);
+});
+
+test("a long call that has done little work is slow, not stuck: the search behind it waits until it has done STALL_CPU_MS", async () => {
+  const workers = new FakeWorkers();
+  let cpuMs = 0; // what every worker reports, as a busy machine would let a runaway use it
+  const spawn = () => ({ ...workers.spawn(), cpuMs: () => cpuMs });
+  const runner = new IsolatedRunner({ spawn, wasm, size: 2, queueDeadlineMs: 50 });
+  const slowSearch = { ...isolated, isolation: { deadlineMs: () => 5_000 } } as Tool;
+  const first = runner.run(slowSearch, { behaviour: { hang: true } });
+  first.catch(() => {});
+  while (workers.running === 0) await new Promise((r) => setTimeout(r, 5));
+  const started = performance.now();
+  const second = runner.run(slowSearch, { behaviour: { ms: 1, value: 1 } });
+  let refused = false;
+  second.catch(() => (refused = true));
+  await new Promise((r) => setTimeout(r, 300)); // six queue deadlines: the first search has used no CPU yet
+  assert.equal(refused, false, "not refused while the search holding the share has done little work");
+  cpuMs = STALL_CPU_MS;
+  await assert.rejects(second, (e) => e instanceof ChemError && e.code === "SERVER_BUSY");
+  assert.ok(performance.now() - started < 1_000, `refused ${performance.now() - started} ms after it came`);
   runner.close();
   await assert.rejects(first);
 });
