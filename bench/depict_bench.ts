@@ -12,7 +12,7 @@ import { loadTestRDKit } from "../tests/helpers/rdkit.ts";
 import { provideTestRaster } from "../tests/helpers/raster.ts";
 import { depictTool } from "../src/tools/depict.ts";
 import { DRUGS50 } from "../tests/data/drugs50.ts";
-import { type Figures, loadPrevious } from "./previous.ts";
+import { type Figures, loadPrevious, timer } from "./previous.ts";
 
 const ROUNDS = Number(process.argv[process.argv.indexOf("--rounds") + 1]) || 10;
 const previous = loadPrevious("depict");
@@ -20,25 +20,7 @@ const figures: Figures = {};
 
 const draw = async (args: Record<string, unknown>) => await depictTool.run(v.parse(depictTool.input, args));
 
-/** Median and mean of `ROUNDS` runs of `fn` (after one warm-up), printed and kept under `label`. */
-async function time(label: string, fn: () => Promise<unknown>): Promise<void> {
-  await fn();
-  const samples: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    const t0 = performance.now();
-    await fn();
-    samples.push(performance.now() - t0);
-  }
-  const median = [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
-  const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
-  figures[label] = median;
-  console.log(
-    `${label.padEnd(56)} median ${median.toFixed(1).padStart(7)} ms   mean ${
-      mean.toFixed(1).padStart(7)
-    } ms` +
-      `   vs previous run ${previous.speedupFromTime(label, median)}`,
-  );
-}
+const time = timer(previous, figures, ROUNDS, { width: 56, digits: 1 });
 
 await loadTestRDKit();
 provideTestRaster();

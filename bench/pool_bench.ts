@@ -4,13 +4,17 @@
  *
  * - `one-worker`: 200 sequential `smarts_match` calls with `CHEM_MCP_WORKERS=1` against 2: wall and CPU (the
  *   server's whole process tree, /proc) per call, and the ratio (target ≤ 3×); workers started meanwhile.
- * - `lists`: `generate_3d` over 100 molecules as list calls of 10 sent at once, 2 workers against 1, set against two plain
- *   one-worker servers sharing the same 100 against one (the machine's own ceiling; target ≥ 0.85×).
+ * - `lists`: `generate_3d` over 100 molecules as `batch` calls of 10 sent at once, 2 workers against 1, set
+ *   against two plain one-worker servers sharing the same 100 against one (the machine's own ceiling; target
+ *   ≥ 0.85×).
+ * - `overhead`: the CPU a pooled `smarts_match` costs the server's process tree per call, sequential calls on
+ *   a warm server, against the same RDKit work in a plain Node script (parse, query, match, JSON), so what the
+ *   protocol, the schemas and the worker round trip add is the difference.
  * - `memory`: a started, idle server with 2 workers: RSS and PSS of its process tree (Linux smaps_rollup).
  * - `busy`: with 2 CPU-bound programs per core beside it, a fresh server's 100 calls at once over every tool and
  *   a warm one's 300 calls 16 in flight: calls refused or failed, and the time taken.
  *
- * Run: npx deno run -A bench/pool_bench.ts [--rounds 3] [--sections one-worker,lists,memory,busy]
+ * Run: npx deno run -A bench/pool_bench.ts [--rounds 3] [--sections one-worker,lists,memory,busy,overhead]
  * [--runtimes deno,node,sea]
  */
 import { spawn } from "node:child_process";
@@ -30,7 +34,7 @@ function option(name: string, fallback: string): string {
 }
 
 const ROUNDS = Number(option("--rounds", "3")) || 3;
-const SECTIONS = option("--sections", "one-worker,lists,memory,busy").split(",");
+const SECTIONS = option("--sections", "one-worker,lists,memory,busy,overhead").split(",");
 const RUNTIMES = option("--runtimes", "deno,node,sea").split(",").filter(available);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const range = (xs: number[], digits = 0) =>
@@ -42,7 +46,11 @@ async function settledServer(
   workers: number,
   env: Record<string, string> = {},
 ): Promise<Server> {
-  const server = stdioServer(runtime, { CHEM_MCP_WORKERS: String(workers), ...env });
+  // `batch` beside the twenty, for the lists.
+  const server = stdioServer(runtime, { CHEM_MCP_WORKERS: String(workers), ...env }, [
+    "--tools",
+    "spec,batch",
+  ]);
   await server.call({ name: "canonical_smiles", arguments: { smiles: "CCO" } });
   // Work for every worker, then quiet: on a loaded machine the niced workers' start can look quiet by itself.
   // (settled: a search refused behind a slow one on a loaded machine changes nothing here)
@@ -103,7 +111,7 @@ async function oneWorker(): Promise<void> {
 
 const MOLECULES = Array.from({ length: 100 }, (_, i) => HUNDRED_MOLECULES[i % HUNDRED_MOLECULES.length]!);
 
-/** ms for `molecules` through generate_3d on `server`, as list calls of at most 10 (the tool's cap) sent at once. */
+/** ms for `molecules` through generate_3d on `server`, as `batch` calls of at most 10 (its cap) sent at once. */
 async function run3d(server: Server, molecules: readonly string[]): Promise<number> {
   const started = performance.now();
   const lists = Array.from(
@@ -111,13 +119,15 @@ async function run3d(server: Server, molecules: readonly string[]): Promise<numb
     (_, i) => molecules.slice(10 * i, 10 * i + 10),
   );
   await Promise.all(
-    lists.map((list) => server.call({ name: "generate_3d", arguments: { smiles_list: list } })),
+    lists.map((list) =>
+      server.call({ name: "batch", arguments: { tool: "generate_3d", smiles_list: list } })
+    ),
   );
   return performance.now() - started;
 }
 
 async function lists(): Promise<void> {
-  console.log("\n## generate_3d over 100 molecules, 10 list calls at once\n");
+  console.log("\n## generate_3d over 100 molecules, 10 batch calls at once\n");
   console.log(
     "| runtime | 1 worker ms | 2 workers ms | speed-up | two plain 1-worker servers | ceiling | ratio |",
   );
@@ -291,11 +301,66 @@ async function busy(): Promise<void> {
   }
 }
 
+/** The RDKit work of {@link SEARCH} in a plain Node script: CPU ms per call, `count` calls after a warm-up. */
+function plainSearchCpuMs(count: number): Promise<number> {
+  const script = `
+const rdkit = await require("@rdkit/rdkit")();
+const run = () => {
+  const mol = rdkit.get_mol(${JSON.stringify(SEARCH.arguments.smiles)});
+  const query = rdkit.get_qmol(${JSON.stringify(SEARCH.arguments.smarts)});
+  JSON.parse(mol.get_substruct_matches(query));
+  mol.delete();
+  query.delete();
+};
+for (let i = 0; i < 200; i++) run();
+const before = process.cpuUsage();
+for (let i = 0; i < ${count}; i++) run();
+const used = process.cpuUsage(before);
+console.log((used.user + used.system) / 1000 / ${count});`;
+  return new Promise((resolve, reject) => {
+    const child = spawn("node", ["--input-type=commonjs", "-e", `(async () => {${script}})()`], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    child.on("close", (code) => code === 0 ? resolve(Number(out.trim())) : reject(new Error(`exit ${code}`)));
+  });
+}
+
+async function overhead(): Promise<void> {
+  console.log("\n## a pooled smarts_match's CPU per call, against the same RDKit work in a plain script\n");
+  console.log("| runtime | server CPU ms (median) | range | plain RDKit ms (median) | added ms | ratio |");
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
+  const plain: number[] = [];
+  const server = new Map<string, number[]>();
+  for (let round = 0; round < ROUNDS; round++) {
+    plain.push(await plainSearchCpuMs(2000));
+    for (const runtime of RUNTIMES) {
+      const s = await settledServer(runtime, 2);
+      try {
+        await perSearch(s, 200); // warm: the same call's path compiled and optimised
+        const { cpu } = await perSearch(s, 1000);
+        server.set(runtime, [...server.get(runtime) ?? [], cpu]);
+      } finally {
+        await s.stop();
+      }
+    }
+  }
+  for (const [runtime, cpu] of server) {
+    console.log(
+      `| ${runtime} | ${median(cpu).toFixed(3)} | ${range(cpu, 3)} | ${median(plain).toFixed(3)} | ${
+        (median(cpu) - median(plain)).toFixed(3)
+      } | ${(median(cpu) / median(plain)).toFixed(2)}× |`,
+    );
+  }
+}
+
 console.log(`load average before: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
 if (SECTIONS.includes("one-worker")) await oneWorker();
 if (SECTIONS.includes("lists")) await lists();
 if (SECTIONS.includes("memory")) await memorySection();
 if (SECTIONS.includes("busy")) await busy();
+if (SECTIONS.includes("overhead")) await overhead();
 console.log(
   `\nload average after: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
 );

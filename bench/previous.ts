@@ -40,3 +40,47 @@ export function loadPrevious(name: string): PreviousRun {
     },
   };
 }
+
+/** How {@link timer} prints a figure: the label's column width and the decimals of its milliseconds. */
+export interface TimerLayout {
+  readonly width: number;
+  readonly digits: number;
+}
+
+/**
+ * A timing function for one bench: `time(label, fn)` runs `fn` once to warm up (JIT, tables, compiled queries),
+ * then `rounds` times; prints the median and mean ms and the previous run's median over this one (above 1× is
+ * faster), keeps the median in `figures` under `label`, and resolves with the samples.
+ *
+ * @example
+ * ```ts
+ * const time = timer(loadPrevious("structure"), figures, 5, { width: 58, digits: 2 });
+ * await time("canonical SMILES of 10 drugs", () => drugs.map(canonicalSmiles));
+ * ```
+ */
+export function timer(
+  previous: PreviousRun,
+  figures: Figures,
+  rounds: number,
+  layout: TimerLayout,
+): (label: string, fn: () => unknown) => Promise<number[]> {
+  return async (label, fn) => {
+    await fn();
+    const samples: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const t0 = performance.now();
+      await fn();
+      samples.push(performance.now() - t0);
+    }
+    const median = [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] ?? Number.NaN;
+    const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
+    figures[label] = median;
+    const ms = (value: number) => value.toFixed(layout.digits).padStart(8);
+    console.log(
+      `${label.padEnd(layout.width)} median ${ms(median)} ms   mean ${ms(mean)} ms   vs previous run ${
+        previous.speedupFromTime(label, median)
+      }`,
+    );
+    return samples;
+  };
+}

@@ -14,31 +14,12 @@ import { runReaction } from "../src/chem/reaction.ts";
 import { convertOne, convertSdf } from "../src/chem/convert.ts";
 import { smartsMatch } from "../src/chem/substructure.ts";
 import { ChemError } from "../src/errors.ts";
-import { type Figures, loadPrevious } from "./previous.ts";
+import { type Figures, loadPrevious, timer } from "./previous.ts";
 
 const ROUNDS = Number(process.argv[process.argv.indexOf("--rounds") + 1]) || 5;
 const previous = loadPrevious("reaction_convert");
 const medians: Figures = {};
-
-function time(label: string, fn: () => unknown): void {
-  fn(); // warm-up: JIT, reaction compilation
-  const samples: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    const t0 = performance.now();
-    fn();
-    samples.push(performance.now() - t0);
-  }
-  const sorted = [...samples].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-  const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
-  medians[label] = median;
-  console.log(
-    `${label.padEnd(62)} median ${median.toFixed(1).padStart(8)} ms   mean ${
-      mean.toFixed(1).padStart(8)
-    } ms` +
-      `   vs previous run ${previous.speedupFromTime(label, median)}`,
-  );
-}
+const time = timer(previous, medians, ROUNDS, { width: 62, digits: 1 });
 
 await loadRDKit(readFileSync(RDKIT_WASM_PATH));
 const roomy = () => ({ maxProducts: 1_000, deadline: Date.now() + 600_000 });
@@ -72,18 +53,18 @@ console.log(
   `amide coupling: ${acids.length} acids × ${amines.length} amines = ${amide.combinations} combinations, ` +
     `${amide.products.length} distinct products; rounds: ${ROUNDS}\n`,
 );
-time(
+await time(
   `run_reaction, amide coupling, ${amide.combinations} combinations`,
   () => runReaction(AMIDE, [acids, amines], roomy()),
 );
-time("run_reaction, RECAP amide cut of each drug (one call per drug)", () => {
+await time("run_reaction, RECAP amide cut of each drug (one call per drug)", () => {
   for (const s of drugs) {
     runReaction("[C;!$(C([#7])[#7]):1](=!@[O:2])!@[#7;+0;!D1:3]>>*[C:1]=[O:2].*[#7:3]", [[s]], roomy());
   }
 });
 const chainsAcid = Array.from({ length: 100 }, (_, i) => `${"C".repeat(i + 1)}C(=O)O`);
 const chainsAlcohol = Array.from({ length: 100 }, (_, i) => `${"C".repeat(i + 1)}O`);
-time("run_reaction, 10,000 ester combinations until TOO_MANY_PRODUCTS", () => {
+await time("run_reaction, 10,000 ester combinations until TOO_MANY_PRODUCTS", () => {
   try {
     runReaction(
       "[C:1](=[O:2])[OH].[OH:3][C:4]>>[C:1](=[O:2])[O:3][C:4]",
@@ -95,14 +76,14 @@ time("run_reaction, 10,000 ester combinations until TOO_MANY_PRODUCTS", () => {
   }
 });
 for (const to of ["molblock", "molblock_v3000", "inchi", "inchikey"] as const) {
-  time(`convert SMILES → ${to}, ${drugs.length} drugs`, () => {
+  await time(`convert SMILES → ${to}, ${drugs.length} drugs`, () => {
     for (const s of drugs) convertOne(s, "smiles", to);
   });
 }
 const blocks = drugs.map((s) => convertOne(s, "smiles", "molblock"));
-time(`convert MOL V2000 → SMILES, ${drugs.length} drugs`, () => {
+await time(`convert MOL V2000 → SMILES, ${drugs.length} drugs`, () => {
   for (const b of blocks) convertOne(b, "molblock", "smiles");
 });
 const sdf = blocks.map((b) => `${b}$$$$\n`).join("");
-time(`convert SD file of ${drugs.length} records → SMILES`, () => convertSdf(sdf, "smiles"));
+await time(`convert SD file of ${drugs.length} records → SMILES`, () => convertSdf(sdf, "smiles"));
 previous.save(medians);

@@ -80,9 +80,13 @@ async function quiet(pid: number): Promise<void> {
 }
 
 /** A server over stdio: one connection, requests answered by id. */
-export function stdioServer(runtime: string, env: Record<string, string> = {}): Server {
+export function stdioServer(
+  runtime: string,
+  env: Record<string, string> = {},
+  args: readonly string[] = [],
+): Server {
   const launched = performance.now();
-  const child = launch(runtime, [], env);
+  const child = launch(runtime, [...args], env);
   child.stderr!.resume();
   const pending = new Map<number, (text: string) => void>();
   let buffer = "";

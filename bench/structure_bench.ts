@@ -12,11 +12,12 @@ import { bricsDisconnections } from "../src/chem/brics.ts";
 import { loadSaFragmentTable, saScore } from "../src/chem/sascore.ts";
 import { fromMolJson, toMolJson } from "../src/chem/moljson.ts";
 import { toCml } from "../src/chem/represent.ts";
-import { type Figures, loadPrevious } from "./previous.ts";
+import { type Figures, loadPrevious, timer } from "./previous.ts";
 
 const ROUNDS = Number(process.argv[process.argv.indexOf("--rounds") + 1]) || 10;
 const previous = loadPrevious("structure");
 const medians: Figures = {};
+const time = timer(previous, medians, ROUNDS, { width: 58, digits: 2 });
 
 /** Five aryloxypropanolamine beta-blockers (shared ArO-CH2-CH(OH)-CH2-NH-iPr core). */
 const BETA_BLOCKERS = [
@@ -41,27 +42,6 @@ const DRUGS = [
   "CCOC(=O)C1=C(COCCN)NC(C)=C(C1c1ccccc1Cl)C(=O)OC", // amlodipine
 ];
 
-function time(label: string, fn: () => unknown): number[] {
-  fn(); // warm-up: query compilation, SA table decode, JIT
-  const samples: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    const t0 = performance.now();
-    fn();
-    samples.push(performance.now() - t0);
-  }
-  const sorted = [...samples].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-  const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
-  medians[label] = median;
-  console.log(
-    `${label.padEnd(58)} median ${median.toFixed(2).padStart(8)} ms   mean ${
-      mean.toFixed(2).padStart(8)
-    } ms` +
-      `   vs previous run ${previous.speedupFromTime(label, median)}`,
-  );
-  return samples;
-}
-
 const t0 = performance.now();
 await loadRDKit(readFileSync(RDKIT_WASM_PATH));
 await loadSaFragmentTable();
@@ -72,8 +52,8 @@ console.log(
   `MCS of 5 beta-blockers: ${mcs.atom_count} atoms, ${mcs.bond_count} bonds, timed_out ${mcs.timed_out}`,
 );
 console.log(`  ${mcs.smarts}`);
-time("find_mcs, 5 beta-blockers (defaults, 2 s budget)", () => findMcs(BETA_BLOCKERS));
-time(
+await time("find_mcs, 5 beta-blockers (defaults, 2 s budget)", () => findMcs(BETA_BLOCKERS));
+await time(
   "find_mcs, 5 beta-blockers, complete rings only",
   () => findMcs(BETA_BLOCKERS, { completeRingsOnly: true }),
 );
@@ -83,7 +63,7 @@ const scorer = (smiles: string) => saScore(smiles).score;
 let cuts = 0;
 for (const smiles of DRUGS) cuts += bricsDisconnections(smiles, scorer).disconnections.length;
 console.log(`retrosynthesis of 10 drugs: ${cuts} BRICS disconnections in all`);
-const all = time("retrosynthesis, all 10 drugs (one call each)", () => {
+const all = await time("retrosynthesis, all 10 drugs (one call each)", () => {
   for (const smiles of DRUGS) bricsDisconnections(smiles, scorer);
 });
 const perCall = all.map((ms) => ms / DRUGS.length).sort((a, b) => a - b);
@@ -93,14 +73,14 @@ console.log(
   } ms`,
 );
 for (const smiles of DRUGS.slice(2, 6)) {
-  time(`retrosynthesis ${smiles.slice(0, 44)}`, () => bricsDisconnections(smiles, scorer));
+  await time(`retrosynthesis ${smiles.slice(0, 44)}`, () => bricsDisconnections(smiles, scorer));
 }
 console.log();
 
-time("SMILES -> MolJSON -> SMILES, 10 drugs", () => {
+await time("SMILES -> MolJSON -> SMILES, 10 drugs", () => {
   for (const smiles of DRUGS) fromMolJson(toMolJson(smiles));
 });
-time("CML, 10 drugs", () => {
+await time("CML, 10 drugs", () => {
   for (const smiles of DRUGS) toCml(smiles);
 });
 previous.save(medians);

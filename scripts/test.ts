@@ -487,6 +487,12 @@ if (runs("artifacts")) {
     }),
   );
 }
+/**
+ * Live files that run alone after the others: the siege's figures (an honest client's success, every answer of
+ * its attackers) are the server's under attack, not under other test files too.
+ */
+const ALONE = ["siege_test"];
+const alone = live.filter((file) => ALONE.some((part) => file.path.includes(part)));
 if (live.length > 0) {
   results.push(
     await timed(
@@ -495,10 +501,15 @@ if (live.length > 0) {
         runTitled(
           "live suites: Deno's webapp, Node's e2e, adversarial and webapp, the single executable's e2e and " +
             "adversarial, the npm package's e2e, the MCP Bundle",
-          live,
+          live.filter((file) => !alone.includes(file)),
           LIVE_CONCURRENCY,
         ),
     ),
+  );
+}
+if (alone.length > 0) {
+  results.push(
+    await timed("the siege, alone", () => runTitled("live suites that run alone: the siege", alone)),
   );
 }
 

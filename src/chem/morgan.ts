@@ -41,7 +41,7 @@ export interface MorganGraph {
   readonly bonds: readonly MorganBond[];
   /** Indices of bonds whose RDKit type the JSON does not say (written as order 0: zero-order, unspecified, …). */
   readonly ambiguousBonds: readonly number[];
-  /** Smallest set of rings as RDKit perceived them (atom indices), used by the SA score macrocycle term. */
+  /** The rings RDKit's ring info lists (`AtomRings()`, atom indices), used by the SA score macrocycle term. */
   readonly rings: readonly (readonly number[])[];
 }
 

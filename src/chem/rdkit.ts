@@ -116,7 +116,7 @@ function trackSizes(module: MainModule): void {
 /**
  * The most atoms of any molecule or query RDKit has built since the last call, and resets the count. A tool
  * worker asks after each call: an instance that held a very large molecule may have been damaged silently
- * (src/pool/placement.ts, `LARGE_INPUT_ATOMS`), so the worker is replaced.
+ * (src/pool/cost.ts, `LIGHT_MAX_ATOMS`), so the worker is replaced.
  */
 export function takeLargestMolecule(): number {
   const largest = largestSeen;

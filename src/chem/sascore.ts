@@ -57,7 +57,7 @@ export interface SaScore {
   spiro_atoms: number;
   /** Bridgehead atoms (RDKit CalcNumBridgeheadAtoms). */
   bridgehead_atoms: number;
-  /** Rings (RDKit SSSR) with more than 8 atoms. */
+  /** Rings of more than 8 atoms among those RDKit's ring info lists (`AtomRings()`, as the reference counts). */
   macrocycles: number;
   /** Morgan radius-2 environments (with multiplicity). */
   environments: number;

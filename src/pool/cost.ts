@@ -38,8 +38,12 @@ export interface TextCost {
 }
 
 /**
- * Most atoms an input may have and still run on the protocol thread; larger ones run in the pool, and the
- * worker that ran them is replaced afterwards (src/pool/placement.ts explains why).
+ * Most atoms an input may have and still run on the protocol thread; larger ones run in the pool whatever the
+ * tool, and the worker that ran them is replaced afterwards. RDKit MinimalLib has no guard against exhausting
+ * its WebAssembly stack, and on very large or very regular inputs some of its (and the InChI library's)
+ * recursive code overwrites memory without trapping: a 300-membered aromatic ring through InChI leaves the
+ * instance answering later calls with "null function" (measured; 290 members did not). Drug-like molecules are
+ * far below this size (Lipinski's 500 Da is about 35 heavy atoms), so they keep the fast path and warm workers.
  */
 export const LIGHT_MAX_ATOMS = 150;
 /** Most ring closures of an input on the protocol thread: the validation set's largest has 15, C60 31. */

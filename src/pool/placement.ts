@@ -62,16 +62,6 @@ export const POOLED_DEADLINE_MS = 30_000;
 export const QUEUE_DEADLINE_MS = 4_000;
 
 /**
- * Inputs larger than this many heavy atoms run in the pool whatever the tool, and the worker that ran them is
- * replaced afterwards. RDKit MinimalLib has no guard against exhausting its WebAssembly stack, and on very large
- * or very regular inputs some of its (and the InChI library's) recursive code overwrites memory without
- * trapping: a 300-membered aromatic ring through InChI leaves the instance answering later calls with
- * "null function" (measured; 290 members did not). Drug-like molecules are far below this size
- * (Lipinski's 500 Da is about 35 heavy atoms), so they keep the fast path and warm workers.
- */
-export const LARGE_INPUT_ATOMS = 150;
-
-/**
  * The size of a call's largest molecule or pattern, in atoms as written: SMILES and SMARTS arguments (`smiles`,
  * `smiles_a`, `smiles_b`, `smarts`, each entry of `smiles_list`) counted by their atom tokens, MolJSON by its
  * atom list. Counting text, not parsing, so it costs nothing on the protocol thread.

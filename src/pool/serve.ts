@@ -6,7 +6,8 @@
 import * as v from "valibot";
 import { ChemError } from "../errors.ts";
 import { loadRDKit, takeLargestMolecule } from "../chem/rdkit.ts";
-import { LARGE_INPUT_ATOMS, type WarmUpCall } from "./placement.ts";
+import type { WarmUpCall } from "./placement.ts";
+import { LIGHT_MAX_ATOMS } from "./cost.ts";
 import type { Tool } from "../tools/tool.ts";
 import type { WorkerEndpoint } from "./messages.ts";
 
@@ -71,7 +72,7 @@ export function serveToolWorker(
 
 /** `retire: true` when this call built a molecule large enough to have damaged RDKit without a trap. */
 function retireFlag(): { retire?: true } {
-  return takeLargestMolecule() > LARGE_INPUT_ATOMS ? { retire: true } : {};
+  return takeLargestMolecule() > LIGHT_MAX_ATOMS ? { retire: true } : {};
 }
 
 /** Makes each warm-up call with its validated arguments, yielding to waiting messages before each. */

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { DEFAULT_NAME_LOOKUP_TIMEOUT_MS, MAX_NAME_LENGTH, nameToSmiles } from "../chem/lookup.ts";
 import { count } from "./common.ts";
-import { LARGE_INPUT_ATOMS } from "../pool/placement.ts";
+import { LIGHT_MAX_ATOMS } from "../pool/cost.ts";
 import { defineTool, OUTSIDE_LOOKUP } from "./tool.ts";
 
 /** `name_to_smiles`: chemical name to SMILES through PubChem (the one networked tool). */
@@ -16,7 +16,7 @@ export const nameToSmilesTool = defineTool({
       DEFAULT_NAME_LOOKUP_TIMEOUT_MS / 1000
     } s timeout, no fallback; the first of several matches is used. ` +
     "Errors: NAME_NOT_FOUND, LOOKUP_TIMEOUT, LOOKUP_UNREACHABLE, " +
-    `LOOKUP_BAD_RESPONSE, MOLECULE_TOO_LARGE (an answer of more than ${LARGE_INPUT_ATOMS} atoms).`,
+    `LOOKUP_BAD_RESPONSE, MOLECULE_TOO_LARGE (an answer of more than ${LIGHT_MAX_ATOMS} atoms).`,
   input: v.strictObject({
     name: v.pipe(
       v.string(),
@@ -39,5 +39,5 @@ export const nameToSmilesTool = defineTool({
     source: v.pipe(v.string(), v.description("Host of the lookup service.")),
   }),
   // The lookup runs on the protocol thread, whose RDKit only ever sees molecules the pool calls small.
-  run: ({ name }) => nameToSmiles(name, LARGE_INPUT_ATOMS),
+  run: ({ name }) => nameToSmiles(name, LIGHT_MAX_ATOMS),
 });

@@ -291,9 +291,8 @@ export async function siege(options: SiegeOptions): Promise<SiegeFigures> {
       const [what, body] = OVERSIZED[phase % OVERSIZED.length]!;
       const answer = await exchange(port, post(body, mcpHeaders("tools/call", "parse_smiles")));
       const small = /^HTTP\/1\.1 4\d\d /.test(answer) && answer.length < ANSWER_LIMIT;
-      if (debug && !small) {
-        console.log("oversized", what, answer.length, JSON.stringify(answer.slice(0, 200)));
-      }
+      // Always said: a miss is rare, and its answer is what tells why.
+      if (!small) console.log("oversized", what, answer.length, JSON.stringify(answer.slice(0, 200)));
       return small;
     }),
     loop(running, 20, async () => {

@@ -17,12 +17,12 @@ import {
 import {
   inputAtoms,
   ITEMS_SUFFIX,
-  LARGE_INPUT_ATOMS,
   POOLED_DEADLINE_MS,
   POOLED_TOOLS,
   WARM_UP_CALLS,
 } from "../../src/pool/placement.ts";
 import { SPARE_AFTER_MS, STALL_CPU_MS } from "../../src/pool/policy.ts";
+import { LIGHT_MAX_ATOMS } from "../../src/pool/cost.ts";
 import { TOOLS, WORKER_TOOLS } from "../../src/tools/registry.ts";
 import { defineTool, LOCAL_COMPUTATION, type Tool } from "../../src/tools/tool.ts";
 import { CancelledError, ChemError } from "../../src/errors.ts";
@@ -151,9 +151,18 @@ class FakeWorkers {
 }
 
 const wasm = {} as WebAssembly.Module; // never instantiated by fake workers
+
+/**
+ * Waits until `count` fake calls run (at most 5 s): fake workers start on timers, which a loaded machine runs
+ * late, so a fixed sleep can look before they have.
+ */
+async function untilRunning(workers: FakeWorkers, count: number): Promise<void> {
+  const until = performance.now() + 5_000;
+  while (workers.running < count && performance.now() < until) await new Promise((r) => setTimeout(r, 5));
+}
 /** A chunk of a list call on a costly input: a call that can run long, and may take any worker. */
 const LONG_CHUNK = fakeTool("pooled" + ITEMS_SUFFIX, false);
-const COSTLY = "C".repeat(LARGE_INPUT_ATOMS + 1);
+const COSTLY = "C".repeat(LIGHT_MAX_ATOMS + 1);
 const inPlace = fakeTool("in_place", false);
 const isolated = fakeTool("isolated", true);
 
@@ -261,8 +270,10 @@ test("searches that may run to their time limit hold at most size - 1 workers; b
   const slowSearch = { ...slow, isolation: { deadlineMs: () => 400 } } as Tool;
   const { pooled, runner } = pooledRunner(workers, { size: 3 });
   const searches = [1, 2, 3].map(() => runner.run(slowSearch, { behaviour: { hang: true } }));
-  await new Promise((r) => setTimeout(r, 20));
+  await untilRunning(workers, 2);
+  await new Promise((r) => setTimeout(r, 20)); // a third would have been started by now
   assert.equal(workers.running, 2, "the third search waits: one worker stays for bounded calls");
+  assert.equal(workers.spawned, 2, "and no worker was started for it");
   const started = performance.now();
   assert.equal(await runner.run(pooled, { behaviour: { ms: 5, value: 7 } }), 7);
   assert.ok(performance.now() - started < 300, "the bounded call did not wait for a search");
@@ -275,7 +286,7 @@ test("with one worker, a search gets a standby beside it: a bounded call does no
   const workers = new FakeWorkers();
   const { pooled, runner } = pooledRunner(workers, { size: 1 });
   const search = runner.run(isolated, { behaviour: { hang: true } });
-  await new Promise((r) => setTimeout(r, 10));
+  await untilRunning(workers, 1);
   assert.equal(await runner.run(pooled, { behaviour: { ms: 5, value: 3 } }), 3);
   assert.equal(workers.spawned, 2, "one standby");
   await assert.rejects(search, (e) => e instanceof ChemError && e.code === "COMPUTATION_TIMEOUT");
@@ -306,14 +317,15 @@ test("when long calls hold every worker past SPARE_AFTER_MS, a spare starts for 
     // Long enough that a loaded machine does not end the chunks before the spare is due.
     isolation: { deadlineMs: () => 6_000 },
   } as Tool;
+  const issued = performance.now();
   const chunks = [1, 2].map(() => runner.run(chunkTool, { behaviour: { hang: true } }));
   chunks.forEach((chunk) => chunk.catch(() => {}));
-  await new Promise((r) => setTimeout(r, 10));
-  const started = performance.now();
+  await untilRunning(workers, 2);
   assert.equal(await runner.run(pooled, { behaviour: { ms: 5, value: 3 } }), 3);
-  const waited = performance.now() - started;
-  // After SPARE_AFTER_MS, well before the bounded calls' BOUNDED_SPARE_AFTER_MS, with room for a loaded machine.
-  assert.ok(waited >= SPARE_AFTER_MS - 50 && waited < SPARE_AFTER_MS + 1_500, `waited ${waited} ms`);
+  // After SPARE_AFTER_MS of the chunks holding their workers, well before the bounded calls'
+  // BOUNDED_SPARE_AFTER_MS, with room for a loaded machine.
+  const waited = performance.now() - issued;
+  assert.ok(waited >= SPARE_AFTER_MS - 50 && waited < SPARE_AFTER_MS + 1_500, `answered after ${waited} ms`);
   assert.equal(workers.spawned, 3, "one spare");
   assert.equal(workers.terminated, 0, "kept while the long calls hold the others");
   runner.close();
@@ -340,7 +352,7 @@ test("SERVER_BUSY says what holds the workers", async () => {
   const { pooled, runner } = pooledRunner(workers, { size: 2, pooledDeadlineMs: 1_000, queueDeadlineMs: 50 });
   const slowSearch = { ...isolated, isolation: { deadlineMs: () => 400 } } as Tool;
   const search = runner.run(slowSearch, { behaviour: { hang: true } });
-  await new Promise((r) => setTimeout(r, 10));
+  await untilRunning(workers, 1);
   await assert.rejects(
     runner.run(slowSearch, { behaviour: { ms: 1, value: 1 } }),
     (e) =>
@@ -348,7 +360,7 @@ test("SERVER_BUSY says what holds the workers", async () => {
       /may hold 1 of 2 workers.*isolated/.test(e.message),
   );
   const held = runner.run(LONG_CHUNK, { smiles: COSTLY, behaviour: { hang: true } });
-  await new Promise((r) => setTimeout(r, 10));
+  await untilRunning(workers, 2);
   await assert.rejects(
     runner.run(pooled, { behaviour: { ms: 1, value: 1 } }),
     (e) =>
@@ -490,7 +502,7 @@ test("a cancelled call rejects with CancelledError at once and its worker is rep
 test("a call on a large input runs in the pool whatever the tool; a worker that built one is replaced", async () => {
   const workers = new FakeWorkers();
   const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 1 });
-  const big = "C".repeat(LARGE_INPUT_ATOMS + 1);
+  const big = "C".repeat(LIGHT_MAX_ATOMS + 1);
   assert.equal(runner.deadlineMs(inPlace, { smiles: "CCO" }), undefined);
   assert.equal(runner.deadlineMs(inPlace, { smiles: big }), POOLED_DEADLINE_MS);
   assert.equal(runner.deadlineMs(inPlace, { smiles_list: ["C", big] }), POOLED_DEADLINE_MS);
