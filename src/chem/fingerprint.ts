@@ -96,11 +96,30 @@ export interface Similarity {
  * ```
  */
 export function tanimoto(smilesA: string, smilesB: string): Similarity {
-  const a = withMol(smilesA, ecfp4Bytes);
-  const b = withMol(smilesB, ecfp4Bytes);
+  const a = recentFingerprint(smilesA);
+  const b = recentFingerprint(smilesB);
   let common = 0;
   for (let i = 0; i < a.length; i++) common += BIT_COUNT[a[i]! & b[i]!]!;
   return { similarity: tanimotoBytes(a, b), common_bits: common, bits_a: popcount(a), bits_b: popcount(b) };
+}
+
+/** The molecules {@link tanimoto} used last, by SMILES text, least recently used first. */
+const recent: { smiles: string; bytes: Uint8Array }[] = [];
+const RECENT_SIZE = 2;
+
+/**
+ * The ECFP4 bytes of `smiles`, computed once while it keeps coming: a `batch` of `tanimoto` compares each
+ * molecule of its list with the same query, which was parsed and fingerprinted again for every item (half the
+ * speed of `ecfp4` over the same list). The SMILES text is the key, so nothing but the same input is reused; a
+ * SMILES that fails to parse throws as before and is not kept.
+ */
+function recentFingerprint(smiles: string): Uint8Array {
+  const at = recent.findIndex((entry) => entry.smiles === smiles);
+  // Used last, evicted last: the query a list compares against stays while its molecules come and go.
+  const entry = at >= 0 ? recent.splice(at, 1)[0]! : { smiles, bytes: withMol(smiles, ecfp4Bytes) };
+  recent.push(entry);
+  if (recent.length > RECENT_SIZE) recent.shift();
+  return entry.bytes;
 }
 
 const BIT_COUNT = Uint8Array.from({ length: 256 }, (_, i) => {

@@ -51,6 +51,22 @@ test("tanimoto: identity 1, symmetric, unrelated small", () => {
   assert.ok(tanimoto("CCCCCCCC", "c1ccncc1").similarity < 0.1);
 });
 
+test("tanimoto over a list against one query: each answer as a lone call gives it, bad SMILES still refused", () => {
+  const query = "CC(=O)Oc1ccccc1C(=O)O";
+  const list = ["OC(=O)c1ccccc1O", "CCO", "c1ccncc1", "OC(=O)c1ccccc1O", query];
+  // The fingerprints of recent molecules are kept by SMILES text (a batch's query): the bit counts each answer
+  // reports must be those of its own molecules, in any order of calls.
+  const lone = list.map((smiles) => ecfp4(smiles).popcount);
+  const answers = list.map((smiles) => tanimoto(smiles, query));
+  assert.deepEqual(answers.map((a) => a.bits_a), lone);
+  assert.ok(answers.every((a) => a.bits_b === ecfp4(query).popcount));
+  assert.equal(answers[4]!.similarity, 1);
+  assert.equal(answers[0]!.similarity, answers[3]!.similarity);
+  assert.equal(tanimoto("CCO", "OC(=O)c1ccccc1O").similarity, tanimoto("OC(=O)c1ccccc1O", "CCO").similarity);
+  assert.throws(() => tanimoto("C1CC", query), (e) => e instanceof ChemError && e.code === "INVALID_SMILES");
+  assert.throws(() => tanimoto("C1CC", query), (e) => e instanceof ChemError, "and again: not kept");
+});
+
 test("smarts match counts unique matches and reports atom maps", () => {
   const r = smartsMatch("OC(=O)c1ccccc1O", "[OX2H]");
   assert.equal(r.match_count, 2);

@@ -340,18 +340,20 @@ test("files run to their end or their limit: a hung file is killed with what it 
   const dir = mkdtempSync(join(tmpdir(), "chem-mcp-files-test-"));
   let reports = 0;
   const started = performance.now();
+  // A duration of this run's own: the same test may run under the other runtime at the same time.
+  const nap = (300 + Math.random()).toFixed(6);
   try {
     const outcome = await runFiles([
       // Hangs for ever, with a child of its own that would hold the pipes open.
       fakeFile(
         "stand-in/hangs_test.js",
-        `require("node:child_process").spawn("sleep", ["300"], { stdio: "inherit" }); setInterval(() => {}, 1000);`,
+        `require("node:child_process").spawn("sleep", ["${nap}"], { stdio: "inherit" }); setInterval(() => {}, 1000);`,
         2,
       ),
       // Exits at once, leaving a child that holds its stdout: the file is done when the runner is.
       fakeFile(
         "stand-in/leaves_test.js",
-        `require("node:child_process").spawn("sleep", ["300"], { stdio: "inherit" }).unref(); process.exitCode = 3;`,
+        `require("node:child_process").spawn("sleep", ["${nap}"], { stdio: "inherit" }).unref(); process.exitCode = 3;`,
         60,
       ),
       fakeFile("stand-in/passes_test.js", "", 60),
@@ -366,7 +368,7 @@ test("files run to their end or their limit: a hung file is killed with what it 
     ]);
     const seconds = (performance.now() - started) / 1000;
     assert.ok(seconds < 30, `the run ended ${seconds.toFixed(1)} s after it started, not after the sleeps`);
-    const left = spawnSync("pgrep", ["-f", "^sleep 300$"], { encoding: "utf8" }).stdout.trim();
+    const left = spawnSync("pgrep", ["-f", `^sleep ${nap}$`], { encoding: "utf8" }).stdout.trim();
     assert.equal(left, "", "no sleep of these files is left running");
   } finally {
     rmSync(dir, { recursive: true, force: true });
