@@ -120,8 +120,14 @@ function failureReason(attributes: string, body: string): string | undefined {
     (element && attribute(element[1] ?? "", "message")) ?? attribute(attributes, "failure"),
   );
   // Deno's message is only "Uncaught AssertionError" when the assertion gave none; its text then says more.
-  const text = firstLine(unescapeXml((element?.[2] ?? "").replace(/<[^>]*>/g, "")));
-  const line = message && text?.startsWith(message) ? text : message ?? text;
+  const text = firstLine(unescapeXml((element?.[2] ?? "").replace(/<[^>]*>/g, "")))
+    ?.replace(/^Error \[ERR_TEST_FAILURE\]: /, "");
+  // Node joins the message's lines with nothing between them ("the first line1 !== 2"): a space goes back
+  // where its text's first line ends.
+  const joined = message && text && message.length > text.length && message.startsWith(text)
+    ? `${text} ${message.slice(text.length)}`
+    : undefined;
+  const line = joined ?? (message && text?.startsWith(message) ? text : message ?? text);
   if (!line) return undefined;
   return line.length > REASON_CHARS ? `${line.slice(0, REASON_CHARS - 1)}…` : line;
 }

@@ -88,6 +88,19 @@ test("JUnit cases whose attributes hold '>' (Node leaves it unescaped) keep thei
   ]);
 });
 
+test("a failure's reason: Node's message lines, which its report joins with nothing, are parted again", () => {
+  const xml = `<testsuites>
+	<testcase name="two lines" time="0.01" classname="test" failure="the first line1 !== 2">
+		<failure type="testCodeFailure" message="the first line1 !== 2">
+Error [ERR_TEST_FAILURE]: the first line
+
+1 !== 2
+</failure>
+	</testcase>
+</testsuites>`;
+  assert.deepEqual(junitCases(xml).map((c) => c.reason), ["the first line 1 !== 2"]);
+});
+
 test("a stage's outcome names its failures and skips; a non-zero exit without a reported failure is one", () => {
   const dir = mkdtempSync(join(tmpdir(), "chem-mcp-report-test-"));
   try {
