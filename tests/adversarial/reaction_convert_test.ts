@@ -14,6 +14,7 @@ import { IS_DENO } from "../helpers/process.ts";
 import { skipName } from "../helpers/skip.ts";
 import { loadTestRDKit, RDKIT_WASM_PATH } from "../helpers/rdkit.ts";
 import { modern, send } from "../helpers/protocol.ts";
+import { chainBlock, chainV3000 } from "../helpers/molblock.ts";
 import { readFileSync } from "node:fs";
 import { McpServer } from "../../src/protocol/server.ts";
 import { ToolRegistry, TOOLS } from "../../src/tools/registry.ts";
@@ -75,48 +76,6 @@ async function assertHealthy(conn: Connection, after: string): Promise<void> {
     reactants: ["CC(=O)O", "CN"],
   });
   assert.deepEqual(reaction.content.products, [{ smiles: "CNC(C)=O", reactants: ["CC(=O)O", "CN"] }], after);
-}
-
-/** A V2000 block of an n-carbon chain. */
-function chainBlock(n: number): string {
-  const atoms = Array.from(
-    { length: n },
-    (_, i) => `${(i * 1.5).toFixed(4).padStart(10)}    0.0000    0.0000 C   0  0`,
-  );
-  const bonds = Array.from(
-    { length: n - 1 },
-    (_, i) => `${String(i + 1).padStart(3)}${String(i + 2).padStart(3)}  1  0`,
-  );
-  return [
-    "",
-    "  chain",
-    "",
-    `${String(n).padStart(3)}${String(n - 1).padStart(3)}  0  0  0  0  0  0  0  0999 V2000`,
-  ]
-    .concat(atoms, bonds, ["M  END", ""]).join("\n");
-}
-
-/** A V3000 block of an n-carbon chain. */
-function chainV3000(n: number): string {
-  const atoms = Array.from({ length: n }, (_, i) => `M  V30 ${i + 1} C ${(i * 1.5).toFixed(4)} 0 0 0`);
-  const bonds = Array.from({ length: n - 1 }, (_, i) => `M  V30 ${i + 1} 1 ${i + 1} ${i + 2}`);
-  return [
-    "",
-    "  chain",
-    "",
-    "  0  0  0  0  0  0  0  0  0  0999 V3000",
-    "M  V30 BEGIN CTAB",
-    `M  V30 COUNTS ${n} ${n - 1} 0 0 0`,
-    "M  V30 BEGIN ATOM",
-    ...atoms,
-    "M  V30 END ATOM",
-    "M  V30 BEGIN BOND",
-    ...bonds,
-    "M  V30 END BOND",
-    "M  V30 END CTAB",
-    "M  END",
-    "",
-  ].join("\n");
 }
 
 /**

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import * as v from "valibot";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { schemaErrors } from "../helpers/schema.ts";
+import { chainBlock } from "../helpers/molblock.ts";
 import { ChemError } from "../../src/errors.ts";
 import {
   convertOne,
@@ -122,25 +123,6 @@ test("typed errors and limits: not a MOL block, no atoms, 5,000 declared atoms, 
   assert.equal(code(() => convertOne(one.repeat(2), "molblock", "smiles")), "INVALID_MOLBLOCK");
   assert.equal(convertOne(one, "molblock", "smiles"), "C");
 });
-
-/** A V2000 block of an n-carbon chain (all atoms at the origin: no stereo to read). */
-function chainBlock(n: number): string {
-  const atoms = Array.from(
-    { length: n },
-    (_, i) => `${(i * 1.5).toFixed(4).padStart(10)}    0.0000    0.0000 C   0  0`,
-  );
-  const bonds = Array.from(
-    { length: n - 1 },
-    (_, i) => `${String(i + 1).padStart(3)}${String(i + 2).padStart(3)}  1  0`,
-  );
-  return [
-    "",
-    "  chain",
-    "",
-    `${String(n).padStart(3)}${String(n - 1).padStart(3)}  0  0  0  0  0  0  0  0999 V2000`,
-  ]
-    .concat(atoms, bonds, ["M  END", ""]).join("\n");
-}
 
 test("a 600-atom chain is refused by the heavy-atom limit; a counts line that lies is refused, not crashed on", () => {
   assert.equal(convertOne(chainBlock(30), "molblock", "smiles"), "C".repeat(30));
