@@ -146,8 +146,10 @@ export const MolJsonSchema = v.pipe(
     version: v.pipe(v.literal(MOLJSON_VERSION), v.description("Format version, 1.")),
     atoms: v.pipe(
       v.array(atomSchema),
+      // No molecule without atoms: the schema says so, so a client learns it from the schema.
+      v.minLength(1, "MolJSON has no atoms; send at least one atom."),
       v.maxLength(MAX_MOLJSON_ATOMS),
-      v.description("Atoms; hydrogens are normally counts, not atoms."),
+      v.description("Atoms, at least one; hydrogens are normally counts, not atoms."),
     ),
     bonds: v.pipe(v.array(bondSchema), v.maxLength(MAX_MOLJSON_BONDS), v.description("Bonds.")),
   }),
@@ -616,7 +618,6 @@ function sanitizationError(log: string): never {
  */
 export function molFromMolJson(input: unknown): Mol {
   const doc = parseStructure(input);
-  if (doc.atoms.length === 0) invalid("MolJSON has no atoms; send at least one atom.", {});
   const neighbours = checkGraph(doc);
   const heavy = doc.atoms.filter((a) => a.element !== "H").length;
   if (heavy > MAX_HEAVY_ATOMS) {

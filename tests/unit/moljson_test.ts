@@ -232,6 +232,12 @@ test("malformed MolJSON gives INVALID_MOLJSON naming the atom or bond", () => {
   (typed.atoms[1] as { charge: unknown }).charge = "plus";
   assertInvalid(typed, "atom 1");
   assertInvalid({ format: "moljson", version: 2, atoms: [], bonds: [] }, /version/);
+  // The schema requires an atom, as the reader does: a client that follows it never sends an empty molecule.
+  assertInvalid({ format: "moljson", version: 1, atoms: [], bonds: [] }, /^atoms: MolJSON has no atoms/);
+  assert.equal(
+    v.safeParse(MolJsonSchema, { format: "moljson", version: 1, atoms: [], bonds: [] }).success,
+    false,
+  );
 });
 
 test("the published JSON Schema is draft 2020-12 and docs/moljson.md carries the current one", () => {
