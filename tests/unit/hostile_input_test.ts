@@ -147,7 +147,8 @@ const BROKEN: [string, string, (m: MolJsonDoc) => void][] = [
   ["lower-case element", "INVALID_MOLJSON", (m) => (m.atoms[0]!.element = "c")],
   ["eight hydrogens on a carbon", "INVALID_MOLJSON", (m) => (m.atoms[0]!.hydrogens = 8)],
   ["radicals on a saturated carbon", "INVALID_MOLJSON", (m) => (m.atoms[0]!.radical_electrons = 4)],
-  ["no atoms", "INVALID_MOLJSON", (m) => {
+  // The schema requires an atom (minItems 1), so the input schema refuses it before the reader sees it.
+  ["no atoms", "rpc -32602", (m) => {
     m.atoms = [];
     m.bonds = [];
   }],
