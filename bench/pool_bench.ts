@@ -13,11 +13,15 @@
  * - `memory`: a started, idle server with 2 workers: RSS and PSS of its process tree (Linux smaps_rollup).
  * - `busy`: with 2 CPU-bound programs per core beside it, a fresh server's 100 calls at once over every tool and
  *   a warm one's 300 calls 16 in flight: calls refused or failed, and the time taken.
+ * - `deadline`: how far past its `timeout_seconds` of 1 a runaway `smarts_match` and a runaway `find_mcs` are
+ *   answered, timed by the client of a settled server, on a quiet machine and beside 2 CPU-bound programs per
+ *   core (what the tests' `HANDOVER_MS` allows for, tests/helpers/timing.ts).
  *
- * Run: npx deno run -A bench/pool_bench.ts [--rounds 3] [--sections one-worker,lists,memory,busy,overhead]
+ * Run: npx deno run -A bench/pool_bench.ts [--rounds 3]
+ * [--sections one-worker,lists,memory,busy,overhead,deadline]
  * [--runtimes deno,node,sea]
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import process from "node:process";
@@ -27,6 +31,8 @@ import { HUNDRED_MOLECULES } from "../tests/helpers/budget.ts";
 import { TOOL_EXAMPLES } from "../tests/helpers/examples.ts";
 import { startLookupStub } from "../tests/helpers/lookup_stub.ts";
 import { SPARE_LINGER_MS } from "../src/pool/policy.ts";
+import { RUNAWAY_MOLECULE, RUNAWAY_SMARTS } from "../tests/data/runaway.ts";
+import { DRUGS50 } from "../tests/data/drugs50.ts";
 
 function option(name: string, fallback: string): string {
   const index = process.argv.indexOf(name);
@@ -34,7 +40,7 @@ function option(name: string, fallback: string): string {
 }
 
 const ROUNDS = Number(option("--rounds", "3")) || 3;
-const SECTIONS = option("--sections", "one-worker,lists,memory,busy,overhead").split(",");
+const SECTIONS = option("--sections", "one-worker,lists,memory,busy,overhead,deadline").split(",");
 const RUNTIMES = option("--runtimes", "deno,node,sea").split(",").filter(available);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const range = (xs: number[], digits = 0) =>
@@ -273,10 +279,7 @@ async function busy(): Promise<void> {
   console.log("| runtime | trial | fresh: 100 at once failed | ms | warm: 300, 16 in flight failed | ms |");
   console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
   const lookup = await startLookupStub();
-  const burners = Array.from(
-    { length: count },
-    () => spawn(process.execPath, ["eval", "for (;;) {}"], { stdio: "ignore" }),
-  );
+  const burners = startBurners(count);
   try {
     for (let trial = 1; trial <= ROUNDS; trial++) {
       for (const runtime of RUNTIMES) {
@@ -297,8 +300,20 @@ async function busy(): Promise<void> {
       }
     }
   } finally {
-    for (const burner of burners) burner.kill("SIGKILL");
+    stopBurners(burners);
   }
+}
+
+/** `count` CPU-bound programs that never end. */
+function startBurners(count: number): ChildProcess[] {
+  return Array.from(
+    { length: count },
+    () => spawn(process.execPath, ["eval", "for (;;) {}"], { stdio: "ignore" }),
+  );
+}
+
+function stopBurners(burners: ChildProcess[]): void {
+  for (const burner of burners) burner.kill("SIGKILL");
 }
 
 /** The RDKit work of {@link SEARCH} in a plain Node script: CPU ms per call, `count` calls after a warm-up. */
@@ -355,12 +370,76 @@ async function overhead(): Promise<void> {
   }
 }
 
+const drug = (name: string) => DRUGS50.find((d) => d.name === name)!.smiles;
+
+/** Runaway calls with a 1 s limit: each ends at its deadline (the pool's, or the search's own). */
+const RUNAWAYS: Call[] = [
+  {
+    name: "smarts_match",
+    arguments: { smiles: RUNAWAY_MOLECULE, smarts: RUNAWAY_SMARTS, timeout_seconds: 1 },
+  },
+  {
+    name: "find_mcs",
+    arguments: {
+      smiles_list: [drug("cyclosporin A"), drug("erythromycin")],
+      timeout_seconds: 1,
+      atom_compare: "any",
+      bond_compare: "any",
+      ring_matches_ring_only: false,
+    },
+  },
+];
+
+/** Ms past the 1 s limit at which each of {@link RUNAWAYS} was answered, `ROUNDS` times each in turn. */
+async function overshoots(server: Server): Promise<Map<string, number[]>> {
+  const past = new Map<string, number[]>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const call of RUNAWAYS) {
+      const started = performance.now();
+      await server.call(call).catch(() => {}); // COMPUTATION_TIMEOUT is the expected answer of a search
+      past.set(call.name, [...past.get(call.name) ?? [], performance.now() - started - 1_000]);
+    }
+  }
+  return past;
+}
+
+async function deadline(): Promise<void> {
+  const count = 2 * availableParallelism();
+  console.log(
+    `\n## ms past a 1 s timeout_seconds, as the client sees it: quiet, and beside ${count} CPU-bound programs\n`,
+  );
+  console.log("| runtime | tool | quiet median | quiet max | busy median | busy max |");
+  console.log("| --- | --- | ---: | ---: | ---: | ---: |");
+  const measure = async (runtime: string) => {
+    const server = await settledServer(runtime, 2);
+    try {
+      return await overshoots(server);
+    } finally {
+      await server.stop();
+    }
+  };
+  for (const runtime of RUNTIMES) {
+    const quiet = await measure(runtime);
+    const burners = startBurners(count);
+    const busy = await measure(runtime).finally(() => stopBurners(burners));
+    for (const { name } of RUNAWAYS) {
+      const [q, b] = [quiet.get(name)!, busy.get(name)!];
+      console.log(
+        `| ${runtime} | ${name} | ${median(q).toFixed(0)} | ${Math.max(...q).toFixed(0)} | ${
+          median(b).toFixed(0)
+        } | ${Math.max(...b).toFixed(0)} |`,
+      );
+    }
+  }
+}
+
 console.log(`load average before: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
 if (SECTIONS.includes("one-worker")) await oneWorker();
 if (SECTIONS.includes("lists")) await lists();
 if (SECTIONS.includes("memory")) await memorySection();
 if (SECTIONS.includes("busy")) await busy();
 if (SECTIONS.includes("overhead")) await overhead();
+if (SECTIONS.includes("deadline")) await deadline();
 console.log(
   `\nload average after: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
 );

@@ -24,12 +24,11 @@ import { ISOLATION_GRACE_S } from "../../src/tools/common.ts";
 import { REACTION_TIMEOUT_S } from "../../src/tools/run_reaction.ts";
 import { POOLED_DEADLINE_MS } from "../../src/pool/placement.ts";
 import type { Connection } from "../../src/protocol/server.ts";
+import { HANDOVER_MS } from "../helpers/timing.ts";
 
 await loadTestRDKit();
 
-/** The answer crosses the pool, the protocol code and a worker's start: allowed on top of each deadline. */
-const TRANSPORT_MS = 5_000;
-const REACTION_DEADLINE_MS = (REACTION_TIMEOUT_S + ISOLATION_GRACE_S) * 1000 + TRANSPORT_MS;
+const REACTION_DEADLINE_MS = (REACTION_TIMEOUT_S + ISOLATION_GRACE_S) * 1000 + HANDOVER_MS;
 
 /** A pool worker as the runtime entries start one: a Deno child process, a Node worker thread. */
 async function spawner(): Promise<() => WorkerHandle> {
@@ -166,7 +165,7 @@ test(
       assert.ok(five.ms < 5_000, `5,000-atom block answered in ${five.ms} ms`);
       const chain = await call(conn, "convert", { input: chainBlock(999), from: "molblock", to: "smiles" });
       assert.equal(chain.code, "MOLECULE_TOO_LARGE");
-      assert.ok(chain.ms < POOLED_DEADLINE_MS + TRANSPORT_MS);
+      assert.ok(chain.ms < POOLED_DEADLINE_MS + HANDOVER_MS);
       await assertHealthy(conn, "999-atom chain");
       const lying = chainBlock(40).replace(/^ 40 39/m, "999998");
       assert.equal(
