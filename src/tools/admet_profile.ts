@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { admetProfile } from "../chem/admet.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
-import { count, givenSmiles, num, smilesArg } from "./common.ts";
+import { componentFields, givenSmiles, num, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 const endpointFields = {
@@ -42,13 +42,7 @@ export const admetProfileTool = defineTool({
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
     smiles: givenSmiles,
-    parent_smiles: v.optional(
-      v.pipe(
-        v.string(),
-        v.description("Canonical SMILES of the component profiled; only for several components."),
-      ),
-    ),
-    fragment_count: count("Disconnected components in the input."),
+    ...componentFields("profiled"),
     inputs: v.pipe(
       v.object({
         molecular_weight: num("Average molecular weight, g/mol."),

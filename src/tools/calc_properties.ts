@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { calcProperties } from "../chem/properties.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
-import { count, givenSmiles, num, smilesArg } from "./common.ts";
+import { componentFields, count, givenSmiles, num, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 /** One number per QED property (Bickerton et al. 2012, Table 1): its value or, with `desirability`, its desirability. */
@@ -44,13 +44,7 @@ export const calcPropertiesTool = defineTool({
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
     smiles: givenSmiles,
-    parent_smiles: v.optional(
-      v.pipe(
-        v.string(),
-        v.description("Canonical SMILES of the component the values describe; only for several components."),
-      ),
-    ),
-    fragment_count: count("Disconnected components in the input."),
+    ...componentFields("the values describe"),
     removed_fragments: v.pipe(
       v.array(v.string()),
       v.description("Canonical SMILES of components left out (counter-ions, solvents)."),

@@ -36,6 +36,20 @@ export const num = (description: string) => v.pipe(v.number(), v.finite(), v.des
 /** Output field echoing the caller's SMILES unchanged. */
 export const givenSmiles = v.pipe(v.string(), v.description("The SMILES as given."));
 
+/**
+ * Output fields of a tool that describes a salt by its largest component: that component (`what` the values
+ * are, e.g. "profiled") and how many components there were.
+ */
+export const componentFields = (what: string) => ({
+  parent_smiles: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(`Canonical SMILES of the component ${what}; only for several components.`),
+    ),
+  ),
+  fragment_count: count("Disconnected components in the input."),
+});
+
 /** Output field holding RDKit's canonical isomeric SMILES. */
 export const canonicalSmilesField = v.pipe(v.string(), v.description("RDKit canonical isomeric SMILES."));
 

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { LIPINSKI_THRESHOLDS, lipinskiCheck } from "../chem/properties.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
-import { count, givenSmiles, num, smilesArg } from "./common.ts";
+import { componentFields, count, givenSmiles, num, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
 /** Method text of lipinski_check results. */
@@ -23,13 +23,7 @@ export const lipinskiCheckTool = defineTool({
   input: v.strictObject({ smiles: smilesArg() }),
   output: v.object({
     smiles: givenSmiles,
-    parent_smiles: v.optional(
-      v.pipe(
-        v.string(),
-        v.description("Canonical SMILES of the component evaluated; only for several components."),
-      ),
-    ),
-    fragment_count: count("Disconnected components in the input."),
+    ...componentFields("evaluated"),
     rules: v.pipe(
       v.array(v.object({
         rule: v.pipe(

@@ -4,22 +4,13 @@
 // saying why, on a build whose --tools does not list depict.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LineClient, runServer, startServer } from "../helpers/process.ts";
-import { modern } from "../helpers/protocol.ts";
+import { LineClient, startServer } from "../helpers/process.ts";
 import { decodePng } from "../helpers/png.ts";
 import { checkWellFormed } from "../helpers/xml.ts";
 import { skipName } from "../helpers/skip.ts";
-import { callDepict } from "../helpers/depiction.ts";
+import { callDepict, DEPICT_ARGS, depictUnavailable } from "../helpers/depiction.ts";
 
-const ARGS = ["--tools", "all"];
-
-async function unavailable(): Promise<string | false> {
-  const probe = await runServer(ARGS, `${JSON.stringify(modern("tools/list"))}\n`);
-  if (probe.code === 2) return "this build has no --tools option";
-  return probe.stdout.includes('"name":"depict"') ? false : "--tools all does not list depict";
-}
-
-const skip = await unavailable();
+const skip = await depictUnavailable();
 
 interface Answer {
   error?: { code: number; message: string };
@@ -47,7 +38,7 @@ test(
     skip,
   },
   async () => {
-    const client = new LineClient(startServer(ARGS, { CHEM_MCP_WORKERS: "2" }));
+    const client = new LineClient(startServer(DEPICT_ARGS, { CHEM_MCP_WORKERS: "2" }));
     const call = async (args: Record<string, unknown>) => (await callDepict(client, args)) as Answer;
     const healthy = async (after: string) => {
       const answer = await call({ smiles: "CCO", smarts: "[OH]", format: "png" });

@@ -4,23 +4,13 @@
 // artefact, like the other end-to-end suites.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LineClient, runServer, startServer } from "../helpers/process.ts";
-import { modern } from "../helpers/protocol.ts";
+import { LineClient, startServer } from "../helpers/process.ts";
 import { decodePng } from "../helpers/png.ts";
 import { checkWellFormed } from "../helpers/xml.ts";
 import { skipName } from "../helpers/skip.ts";
-import { callDepict } from "../helpers/depiction.ts";
+import { callDepict, DEPICT_ARGS, depictUnavailable } from "../helpers/depiction.ts";
 
-const ARGS = ["--tools", "all"];
-
-/** Why the suite cannot run on this build: a server that does not take `--tools all`. */
-async function unavailable(): Promise<string | false> {
-  const probe = await runServer(ARGS, `${JSON.stringify(modern("tools/list"))}\n`);
-  if (probe.code === 2) return "this build has no --tools option";
-  return probe.stdout.includes('"name":"depict"') ? false : "--tools all does not list depict";
-}
-
-const skip = await unavailable();
+const skip = await depictUnavailable();
 
 interface CallResult {
   isError: boolean;
@@ -37,7 +27,7 @@ test(
   skipName("a highlighted PNG comes back as image content; SVG as text; a grid of 12", skip),
   { skip },
   async () => {
-    const client = new LineClient(startServer(ARGS));
+    const client = new LineClient(startServer(DEPICT_ARGS));
     try {
       const call = async (args: Record<string, unknown>) =>
         ((await callDepict(client, args)) as { result: CallResult }).result;

@@ -1,6 +1,16 @@
 /** What an RDKit SVG depiction shows highlighted, read from the drawing itself (src/chem/depict.ts); calls of it. */
-import type { LineClient } from "./process.ts";
+import { type LineClient, runServer } from "./process.ts";
 import { modern } from "./protocol.ts";
+
+/** The server arguments that list `depict` (an extra tool). */
+export const DEPICT_ARGS = ["--tools", "all"];
+
+/** Why a suite of `depict` cannot run on the server under test (one whose --tools does not list it), or false. */
+export async function depictUnavailable(): Promise<string | false> {
+  const probe = await runServer(DEPICT_ARGS, `${JSON.stringify(modern("tools/list"))}\n`);
+  if (probe.code === 2) return "this build has no --tools option";
+  return probe.stdout.includes('"name":"depict"') ? false : "--tools all does not list depict";
+}
 
 const ascending = (values: Iterable<number>) => [...new Set(values)].sort((a, b) => a - b);
 

@@ -8,7 +8,7 @@ import * as v from "valibot";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { schemaErrors } from "../helpers/schema.ts";
 import { chainBlock } from "../helpers/molblock.ts";
-import { ChemError } from "../../src/errors.ts";
+import { thrownCode } from "../helpers/errors.ts";
 import {
   convertOne,
   convertSdf,
@@ -21,16 +21,6 @@ import { convertTool } from "../../src/tools/convert.ts";
 import { jsonSchemaOf, ToolRegistry } from "../../src/tools/registry.ts";
 
 await loadTestRDKit();
-
-function code(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ChemError) return error.code;
-    throw error;
-  }
-  return "none";
-}
 
 /** L-alanine, a quaternary ¹³C ammonium, a radical, an E alkene, a Z alkene and an anion in one structure. */
 const MIXED = "C[C@H](N)C(=O)O.C[N+](C)(C)[13CH3].[CH2]CC.C/C=C/C.C/C=C\\Cl.[O-]C(=O)C";
@@ -57,7 +47,7 @@ test("InChI and InChIKey from SMILES and from a MOL block agree; stereo is in th
   );
   assert.equal(convertOne(block, "molblock", "inchikey"), "QNAYBMKLOCPYGJ-REOHCLBHSA-N");
   assert.equal(convertOne("C[C@H](N)C(=O)O", "smiles", "inchikey"), "QNAYBMKLOCPYGJ-REOHCLBHSA-N");
-  assert.equal(code(() => convertOne("*CC", "smiles", "inchi")), "UNSUPPORTED_MOLECULE");
+  assert.equal(thrownCode(() => convertOne("*CC", "smiles", "inchi")), "UNSUPPORTED_MOLECULE");
 });
 
 test("a MOL block's explicit hydrogens are removed, as RDKit reads them; the counts line is read first", () => {
@@ -106,29 +96,31 @@ test("an SD file answers per record in order, names kept, a broken record answer
 });
 
 test("typed errors and limits: not a MOL block, no atoms, 5,000 declared atoms, too many records", () => {
-  assert.equal(code(() => convertOne("CCO", "molblock", "smiles")), "INVALID_MOLBLOCK");
+  assert.equal(thrownCode(() => convertOne("CCO", "molblock", "smiles")), "INVALID_MOLBLOCK");
   assert.equal(
-    code(() => convertOne("\n\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END\n", "molblock", "smiles")),
+    thrownCode(() =>
+      convertOne("\n\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END\n", "molblock", "smiles")
+    ),
     "INVALID_MOLBLOCK",
   );
   const huge =
     "\n\n\n  0  0  0  0  0  0  0  0  0  0999 V3000\nM  V30 BEGIN CTAB\nM  V30 COUNTS 5000 4999 0 0 0\nM  END\n";
   assert.equal(declaredAtoms(huge), 5000);
-  assert.equal(code(() => convertOne(huge, "molblock", "smiles")), "MOLECULE_TOO_LARGE");
-  assert.equal(code(() => convertOne("C1CC", "smiles", "molblock")), "INVALID_SMILES");
+  assert.equal(thrownCode(() => convertOne(huge, "molblock", "smiles")), "MOLECULE_TOO_LARGE");
+  assert.equal(thrownCode(() => convertOne("C1CC", "smiles", "molblock")), "INVALID_SMILES");
   const one = `${convertOne("C", "smiles", "molblock")}$$$$\n`;
-  assert.equal(code(() => convertSdf(one.repeat(MAX_SD_RECORDS + 1), "smiles")), "MOLECULE_TOO_LARGE");
+  assert.equal(thrownCode(() => convertSdf(one.repeat(MAX_SD_RECORDS + 1), "smiles")), "MOLECULE_TOO_LARGE");
   assert.equal(convertSdf(one.repeat(MAX_SD_RECORDS), "smiles").length, MAX_SD_RECORDS);
-  assert.equal(code(() => convertSdf("no records here", "smiles")), "INVALID_MOLBLOCK");
-  assert.equal(code(() => convertOne(one.repeat(2), "molblock", "smiles")), "INVALID_MOLBLOCK");
+  assert.equal(thrownCode(() => convertSdf("no records here", "smiles")), "INVALID_MOLBLOCK");
+  assert.equal(thrownCode(() => convertOne(one.repeat(2), "molblock", "smiles")), "INVALID_MOLBLOCK");
   assert.equal(convertOne(one, "molblock", "smiles"), "C");
 });
 
 test("a 600-atom chain is refused by the heavy-atom limit; a counts line that lies is refused, not crashed on", () => {
   assert.equal(convertOne(chainBlock(30), "molblock", "smiles"), "C".repeat(30));
-  assert.equal(code(() => convertOne(chainBlock(600), "molblock", "smiles")), "MOLECULE_TOO_LARGE");
+  assert.equal(thrownCode(() => convertOne(chainBlock(600), "molblock", "smiles")), "MOLECULE_TOO_LARGE");
   const lying = chainBlock(30).replace(/^ 30 29/m, "300299");
-  assert.equal(code(() => convertOne(lying, "molblock", "smiles")), "INVALID_MOLBLOCK");
+  assert.equal(thrownCode(() => convertOne(lying, "molblock", "smiles")), "INVALID_MOLBLOCK");
   // The instance still answers correctly afterwards.
   assert.equal(convertOne("C[C@H](N)C(=O)O", "smiles", "inchikey"), "QNAYBMKLOCPYGJ-REOHCLBHSA-N");
 });
