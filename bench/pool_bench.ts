@@ -22,11 +22,11 @@
  * [--runtimes deno,node,sea]
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import process from "node:process";
 import { available, type Call, type Server, stdioServer } from "./servers.ts";
-import { treeUsage } from "../tests/helpers/process.ts";
+import { processTree, treeUsage } from "../tests/helpers/process.ts";
 import { HUNDRED_MOLECULES } from "../tests/helpers/budget.ts";
 import { TOOL_EXAMPLES } from "../tests/helpers/examples.ts";
 import { startLookupStub } from "../tests/helpers/lookup_stub.ts";
@@ -172,27 +172,12 @@ async function lists(): Promise<void> {
   }
 }
 
-/** `pid` and its descendants (Linux /proc). */
-function tree(pid: number): number[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // Ended meanwhile.
-    }
-  }
-  const inTree = (p: number): boolean => p === pid || (parents.has(p) && p > 1 && inTree(parents.get(p)!));
-  return [...parents.keys()].filter(inTree);
-}
-
 /** RSS and PSS of a process tree, MiB, and the RSS of each process. */
 function memory(pid: number): { rss: number; pss: number; each: number[] } {
   let rss = 0;
   let pss = 0;
   const each: number[] = [];
-  for (const p of tree(pid)) {
+  for (const { pid: p } of processTree(pid)) {
     const rollup = readFileSync(`/proc/${p}/smaps_rollup`, "utf8");
     const field = (name: string) =>
       Number(new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(rollup)?.[1] ?? 0) / 1024;

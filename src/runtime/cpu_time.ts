@@ -10,6 +10,26 @@ import { readFileSync, readlinkSync } from "node:fs";
 const TICKS_PER_SECOND = 100;
 
 /**
+ * The fields of a `/proc/…/stat` file that follow the command name (proc(5)'s third field on, so the state is
+ * at index 0 and the parent's id at 1); `undefined` where there is no such file (not Linux, or it has gone).
+ */
+export function statFields(path: string): string[] | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+  // The command name, in parentheses, may hold spaces: the fields that follow it start after the last ")".
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
+/** The CPU time (user and system) in {@link statFields}' fields, ms: utime and stime, proc(5)'s 14 and 15. */
+export function cpuMsOf(fields: readonly string[]): number {
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+/**
  * The CPU time (user and system) a process or thread has used, ms, from its `/proc/…/stat`; `undefined` where
  * there is no such file (not Linux, or the process has gone).
  *
@@ -19,17 +39,9 @@ const TICKS_PER_SECOND = 100;
  * ```
  */
 export function statCpuMs(path: string): number | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
-  // The command name, in parentheses, may hold spaces: the fields that follow it start after the last ")".
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  // utime and stime are fields 14 and 15 of proc(5), the 12th and 13th after the name.
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return Number.isFinite(ticks) ? (ticks * 1000) / TICKS_PER_SECOND : undefined;
+  const fields = statFields(path);
+  const ms = fields && cpuMsOf(fields);
+  return ms !== undefined && Number.isFinite(ms) ? ms : undefined;
 }
 
 /** The calling thread's id on Linux (its `/proc/thread-self`), or `undefined` elsewhere. */

@@ -13,6 +13,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { cpuMsOf, statCpuMs, statFields } from "../../src/runtime/cpu_time.ts";
 
 /** True when the tests run under Deno. */
 export const IS_DENO: boolean = "Deno" in globalThis;
@@ -247,23 +248,12 @@ export interface TreeUsage {
 }
 
 /** The fields of a /proc `stat` file after the command name (the first, index 0, is the state). */
-function statFields(path: string): string[] {
-  const stat = readFileSync(path, "utf8");
-  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-}
-
-/** CPU time from `stat` fields (utime and stime, in clock ticks of 10 ms), ms. */
-const cpuMsOf = (fields: string[]): number => (Number(fields[11]) + Number(fields[12])) * 10;
-
 /** `pid` and its descendants with their parents, from Linux /proc; empty where there is no /proc. */
-function processTree(pid: number): { pid: number; ppid: number }[] {
+export function processTree(pid: number): { pid: number; ppid: number }[] {
   const parents = new Map<number, number>();
   for (const entry of existsSync("/proc") ? readdirSync("/proc").filter((name) => /^\d+$/.test(name)) : []) {
-    try {
-      parents.set(Number(entry), Number(statFields(`/proc/${entry}/stat`)[1]));
-    } catch {
-      // Ended meanwhile.
-    }
+    const fields = statFields(`/proc/${entry}/stat`); // undefined: ended meanwhile
+    if (fields) parents.set(Number(entry), Number(fields[1]));
   }
   const inTree = (p: number): boolean => p === pid || (parents.has(p) && p > 1 && inTree(parents.get(p)!));
   return [...parents].filter(([p]) => inTree(p)).map(([p, ppid]) => ({ pid: p, ppid }));
@@ -276,7 +266,8 @@ export function treeUsage(pid: number): TreeUsage {
   let rssKiB = 0;
   for (const { pid: p } of processTree(pid)) {
     try {
-      const cpu = cpuMsOf(statFields(`/proc/${p}/stat`));
+      const cpu = statCpuMs(`/proc/${p}/stat`);
+      if (cpu === undefined) continue; // ended meanwhile
       rssKiB += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
       cpuMs += cpu;
     } catch {
@@ -304,6 +295,7 @@ export function treeThreads(pid: number): ThreadInfo[] {
     try {
       for (const tid of readdirSync(`/proc/${p}/task`)) {
         const fields = statFields(`/proc/${p}/task/${tid}/stat`);
+        if (!fields) continue; // ended meanwhile
         threads.push({ pid: p, ppid, tid: Number(tid), nice: Number(fields[16]), cpuMs: cpuMsOf(fields) });
       }
     } catch {
