@@ -28,24 +28,13 @@ import sys
 
 from rdkit import Chem, RDLogger, rdBase
 
+from molecules import records, refused_by_newer_rdkit
+
 RDLogger.DisableLog("rdApp.*")
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-SET = os.path.join(ROOT, "tests", "data", "reference", "molecules.smi")
 OUT = os.path.join(ROOT, "tests", "data", "reference", "convert.json")
 COUNT = 1000
 BLOCK_STRIDE = 4
-
-
-def validation_set():
-    with open(SET) as handle:
-        for line in handle:
-            if line.strip() and not line.startswith("#"):
-                smiles, ident, _source = line.rstrip("\n").split("\t")
-                yield ident, smiles
-
-
-def refused_by_newer_rdkit(mol):
-    return any(a.GetAtomicNum() in (13, 14, 15) and a.GetDegree() >= 6 for a in mol.GetAtoms())
 
 
 def read_back(block):
@@ -71,7 +60,7 @@ def ours(path):
 def main():
     tool_blocks = ours(sys.argv[1] if len(sys.argv) > 1 else None)
     parsed = []
-    for ident, smiles in validation_set():
+    for smiles, ident, _source in records():
         mol = Chem.MolFromSmiles(smiles)
         if mol is not None and not refused_by_newer_rdkit(mol):
             parsed.append((ident, smiles, mol))

@@ -17,6 +17,8 @@ import sys
 
 from rdkit import Chem, RDLogger, rdBase
 
+from molecules import records
+
 RDLogger.DisableLog("rdApp.*")
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -38,17 +40,6 @@ SMARTS = [
 ]
 
 
-def read_set():
-    rows = []
-    with open(os.path.join(DIR, "molecules.smi")) as handle:
-        for line in handle:
-            if line.startswith("#") or not line.strip():
-                continue
-            smiles, ident, _ = line.rstrip("\n").split("\t")
-            rows.append((smiles, ident))
-    return rows
-
-
 def bonds_of(mol, query, match):
     return sorted(
         mol.GetBondBetweenAtoms(match[b.GetBeginAtomIdx()], match[b.GetEndAtomIdx()]).GetIdx()
@@ -57,7 +48,7 @@ def bonds_of(mol, query, match):
 
 
 def main():
-    rows = read_set()
+    rows = [(smiles, ident) for smiles, ident, _source in records()]
     picked = [rows[i * len(rows) // COUNT] for i in range(COUNT)]
     queries = [Chem.MolFromSmarts(s) for s in SMARTS]
     out = []

@@ -36,6 +36,7 @@ from rdkit.Chem.FilterCatalog import FilterCatalog, FilterCatalogParams
 
 sys.path.append("/usr/share/RDKit/Contrib/SA_Score")
 import sascorer  # noqa: E402  (RDKit Contrib, not a package)
+from molecules import records  # noqa: E402  (the oracle scripts' own module)
 
 RDLogger.DisableLog("rdApp.*")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -59,17 +60,6 @@ SMARTS = [
 def r(x, digits=6):
     """Rounds far below every tolerance the tests use, to keep the fixtures small."""
     return round(float(x), digits)
-
-
-def read_set():
-    rows = []
-    with open(os.path.join(DIR, "molecules.smi")) as handle:
-        for line in handle:
-            if line.startswith("#") or not line.strip():
-                continue
-            smiles, ident, source = line.rstrip("\n").split("\t")
-            rows.append((smiles, ident, source))
-    return rows
 
 
 def parent(mol):
@@ -510,7 +500,7 @@ def gasteiger(rows, mols):
 
 
 def main():
-    rows = read_set()
+    rows = list(records())
     mols = [Chem.MolFromSmiles(s) for s, _, _ in rows]
     bad = [rows[i][1] for i, m in enumerate(mols) if m is None]
     if bad:

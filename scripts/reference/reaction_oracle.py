@@ -36,30 +36,19 @@ import sys
 from rdkit import Chem, RDLogger, rdBase
 from rdkit.Chem import BRICS, Recap, rdChemReactions, rdDeprotect
 
+from molecules import records, refused_by_newer_rdkit
+
 RDLogger.DisableLog("rdApp.*")
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-SET = os.path.join(ROOT, "tests", "data", "reference", "molecules.smi")
 OUT = os.path.join(ROOT, "tests", "data", "reference", "reactions.json")
 STRIDE = 4
 FRAGMENTS_PER_TEMPLATE = 8
 FRAGMENT_HEAVY_ATOMS = 20
 
 
-def validation_set():
-    with open(SET) as handle:
-        for line in handle:
-            if line.strip() and not line.startswith("#"):
-                smiles, ident, _source = line.rstrip("\n").split("\t")
-                yield ident, smiles
-
-
-def refused_by_newer_rdkit(mol):
-    return any(a.GetAtomicNum() in (13, 14, 15) and a.GetDegree() >= 6 for a in mol.GetAtoms())
-
-
 def held_out():
     chosen = []
-    for i, (ident, smiles) in enumerate(validation_set()):
+    for i, (smiles, ident, _source) in enumerate(records()):
         if i % STRIDE:
             continue
         mol = Chem.MolFromSmiles(smiles)
