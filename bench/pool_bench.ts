@@ -31,8 +31,7 @@ import { HUNDRED_MOLECULES } from "../tests/helpers/budget.ts";
 import { TOOL_EXAMPLES } from "../tests/helpers/examples.ts";
 import { startLookupStub } from "../tests/helpers/lookup_stub.ts";
 import { SPARE_LINGER_MS } from "../src/pool/policy.ts";
-import { RUNAWAY_MOLECULE, RUNAWAY_SMARTS } from "../tests/data/runaway.ts";
-import { DRUGS50 } from "../tests/data/drugs50.ts";
+import { RUNAWAY_MCS, RUNAWAY_MOLECULE, RUNAWAY_SMARTS } from "../tests/data/runaway.ts";
 
 function option(name: string, fallback: string): string {
   const index = process.argv.indexOf(name);
@@ -355,8 +354,6 @@ async function overhead(): Promise<void> {
   }
 }
 
-const drug = (name: string) => DRUGS50.find((d) => d.name === name)!.smiles;
-
 /** Runaway calls with a 1 s limit: each ends at its deadline (the pool's, or the search's own). */
 const RUNAWAYS: Call[] = [
   {
@@ -365,13 +362,7 @@ const RUNAWAYS: Call[] = [
   },
   {
     name: "find_mcs",
-    arguments: {
-      smiles_list: [drug("cyclosporin A"), drug("erythromycin")],
-      timeout_seconds: 1,
-      atom_compare: "any",
-      bond_compare: "any",
-      ring_matches_ring_only: false,
-    },
+    arguments: { ...RUNAWAY_MCS, timeout_seconds: 1 },
   },
 ];
 

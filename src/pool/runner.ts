@@ -294,8 +294,8 @@ export class IsolatedRunner {
    * call that can run long and has done a runaway's work where the runtime reports it (`STALL_CPU_MS`),
    * and none has come free since (src/pool/policy.ts). A worker that is starting is not held (its start is
    * bounded by the start limit, and starts that keep failing end the wait there), and bounded calls holding
-   * workers are honest load however slow the machine makes them: they end within their own deadline. A search whose share is full waits for a search to end,
-   * and nothing else helps it.
+   * workers are honest load however slow the machine makes them: they end within their own deadline. A search
+   * whose share is full waits for a search to end, and nothing else helps it.
    */
   #stalledSince(kind: CallKind, since: number): number | undefined {
     const now = performance.now();

@@ -10,8 +10,7 @@ import { LineClient, startServer, treeUsage } from "../helpers/process.ts";
 import { mcpHeaders, post, rawRequest, startHttpServer } from "../helpers/http.ts";
 import { toolCall } from "../helpers/attack.ts";
 import { TOOL_EXAMPLES } from "../helpers/examples.ts";
-import { RUNAWAY_MOLECULE, RUNAWAY_SMARTS } from "../data/runaway.ts";
-import { DRUGS50 } from "../data/drugs50.ts";
+import { RUNAWAY_MCS, RUNAWAY_MOLECULE, RUNAWAY_SMARTS } from "../data/runaway.ts";
 import { HANDOVER_MS } from "../helpers/timing.ts";
 import { ISOLATION_GRACE_S } from "../../src/tools/common.ts";
 
@@ -199,13 +198,9 @@ test("after COMPUTATION_TIMEOUT nothing keeps computing, and repeated timeouts d
   }
 });
 
-const drug = (name: string) => DRUGS50.find((d) => d.name === name)!.smiles;
-
 test("find_mcs's own timeout_seconds holds from outside: answered within the limit plus its 1 s margin", async () => {
   const server = start();
-  // Any-atom, any-bond FMCS of two macrocycles runs far past any limit (tests/unit/mcs_test.ts).
-  const pair = [drug("cyclosporin A"), drug("erythromycin")];
-  const loose = { atom_compare: "any", bond_compare: "any", ring_matches_ring_only: false };
+  const { smiles_list: pair, ...loose } = RUNAWAY_MCS;
   try {
     await assertHealthy(server, "start");
     for (const [list, limit] of [[pair, 1], [Array(10).fill(pair).flat(), 2]] as const) {

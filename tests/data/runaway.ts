@@ -1,9 +1,11 @@
 /**
- * An input that makes RDKit's substructure search run for hours: a large odd ring of wildcard atoms searched in
- * a big polycyclic alkane. Used by the tests and the bench of the tool-worker deadline.
+ * Inputs that make RDKit run far past any limit: a substructure search that runs for hours (a large odd ring of
+ * wildcard atoms searched in a big polycyclic alkane) and a maximum common substructure search that does not
+ * finish. Used by the tests and the benches of the tool-worker deadline.
  *
  * @module
  */
+import { DRUGS50 } from "./drugs50.ts";
 
 /**
  * SMILES of the perhydro-polyacene with `rings` linearly fused cyclohexane rings (4 × rings + 2 carbons): a
@@ -31,3 +33,16 @@ export const RUNAWAY_MOLECULE: string = perhydroPolyacene(90);
 
 /** A 51-membered ring of wildcard atoms: odd, so it never matches, and the matcher walks every path first. */
 export const RUNAWAY_SMARTS: string = "*1" + "~*".repeat(49) + "~*1";
+
+const drug = (name: string) => DRUGS50.find((d) => d.name === name)!.smiles;
+
+/**
+ * `find_mcs` arguments, all but the time limit, of an MCS search that does not finish within 10 s: cyclosporin A
+ * and erythromycin with any atom matching any atom and any bond any bond (tests/unit/mcs_test.ts).
+ */
+export const RUNAWAY_MCS = {
+  smiles_list: [drug("cyclosporin A"), drug("erythromycin")],
+  atom_compare: "any",
+  bond_compare: "any",
+  ring_matches_ring_only: false,
+} as const;
