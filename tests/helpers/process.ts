@@ -247,7 +247,6 @@ export interface TreeUsage {
   readonly rssKiB: number;
 }
 
-/** The fields of a /proc `stat` file after the command name (the first, index 0, is the state). */
 /** `pid` and its descendants with their parents, from Linux /proc; empty where there is no /proc. */
 export function processTree(pid: number): { pid: number; ppid: number }[] {
   const parents = new Map<number, number>();

@@ -160,6 +160,7 @@ async function untilRunning(workers: FakeWorkers, count: number): Promise<void> 
   const until = performance.now() + 5_000;
   while (workers.running < count && performance.now() < until) await new Promise((r) => setTimeout(r, 5));
 }
+
 /** A chunk of a list call on a costly input: a call that can run long, and may take any worker. */
 const LONG_CHUNK = fakeTool("pooled" + ITEMS_SUFFIX, false);
 const COSTLY = "C".repeat(LIGHT_MAX_ATOMS + 1);
