@@ -16,16 +16,19 @@
  * - `deadline`: how far past its `timeout_seconds` of 1 a runaway `smarts_match` and a runaway `find_mcs` are
  *   answered, timed by the client of a settled server, on a quiet machine and beside 2 CPU-bound programs per
  *   core (what the tests' `HANDOVER_MS` allows for, tests/helpers/timing.ts).
+ * - `cancel`: on a settled one-worker server, a runaway `smarts_match` (limit 20 s) cancelled after 500 ms, then
+ *   `calc_properties`: ms from the cancel to its answer (the 1 s rule of issue 24), against the same call after a
+ *   search retired its worker at a 1 s limit instead; quiet and beside 2 CPU-bound programs per core.
  *
  * Run: npx deno run -A bench/pool_bench.ts [--rounds 3]
- * [--sections one-worker,lists,memory,busy,overhead,deadline]
+ * [--sections one-worker,lists,memory,busy,overhead,deadline,cancel]
  * [--runtimes deno,node,sea]
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import process from "node:process";
-import { available, type Call, type Server, stdioServer } from "./servers.ts";
+import { available, type Call, type Server, type StdioServer, stdioServer } from "./servers.ts";
 import { processTree, treeUsage } from "../tests/helpers/process.ts";
 import { HUNDRED_MOLECULES } from "../tests/helpers/budget.ts";
 import { TOOL_EXAMPLES } from "../tests/helpers/examples.ts";
@@ -39,7 +42,7 @@ function option(name: string, fallback: string): string {
 }
 
 const ROUNDS = Number(option("--rounds", "3")) || 3;
-const SECTIONS = option("--sections", "one-worker,lists,memory,busy,overhead,deadline").split(",");
+const SECTIONS = option("--sections", "one-worker,lists,memory,busy,overhead,deadline,cancel").split(",");
 const RUNTIMES = option("--runtimes", "deno,node,sea").split(",").filter(available);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const range = (xs: number[], digits = 0) =>
@@ -50,7 +53,7 @@ async function settledServer(
   runtime: string,
   workers: number,
   env: Record<string, string> = {},
-): Promise<Server> {
+): Promise<StdioServer> {
   // `batch` beside the twenty, for the lists.
   const server = stdioServer(runtime, { CHEM_MCP_WORKERS: String(workers), ...env }, [
     "--tools",
@@ -409,6 +412,54 @@ async function deadline(): Promise<void> {
   }
 }
 
+const HONEST: Call = { name: "calc_properties", arguments: { smiles: "CCO" } };
+
+/**
+ * Ms from a runaway search's cancel to the answer of the honest call sent right after it, and from a search's
+ * timeout to the same call's answer, `ROUNDS` times each on one settled one-worker server.
+ */
+async function afterRetirement(runtime: string): Promise<{ cancel: number[]; timeout: number[] }> {
+  const server = await settledServer(runtime, 1);
+  const cancel: number[] = [];
+  const timeout: number[] = [];
+  const search = RUNAWAYS[0]!;
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      await server.cancelAfter({ ...search, arguments: { ...search.arguments, timeout_seconds: 20 } }, 500);
+      cancel.push(await server.call(HONEST));
+      await server.settled(); // the replaced worker's warm-up calls done
+      await server.call(search).catch(() => {}); // COMPUTATION_TIMEOUT is the expected answer
+      timeout.push(await server.call(HONEST));
+      await server.settled();
+    }
+    return { cancel, timeout };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function cancelSection(): Promise<void> {
+  const count = 2 * availableParallelism();
+  console.log(
+    `\n## one worker: ms from a search's end to the next pooled answer, quiet and beside ${count} CPU-bound programs\n`,
+  );
+  console.log("| runtime | search ended by | quiet median | quiet max | busy median | busy max |");
+  console.log("| --- | --- | ---: | ---: | ---: | ---: |");
+  for (const runtime of RUNTIMES) {
+    const quiet = await afterRetirement(runtime);
+    const burners = startBurners(count);
+    const busy = await afterRetirement(runtime).finally(() => stopBurners(burners));
+    for (const key of ["cancel", "timeout"] as const) {
+      const [q, b] = [quiet[key], busy[key]];
+      console.log(
+        `| ${runtime} | ${key} | ${median(q).toFixed(0)} | ${Math.max(...q).toFixed(0)} | ${
+          median(b).toFixed(0)
+        } | ${Math.max(...b).toFixed(0)} |`,
+      );
+    }
+  }
+}
+
 console.log(`load average before: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
 if (SECTIONS.includes("one-worker")) await oneWorker();
 if (SECTIONS.includes("lists")) await lists();
@@ -416,6 +467,7 @@ if (SECTIONS.includes("memory")) await memorySection();
 if (SECTIONS.includes("busy")) await busy();
 if (SECTIONS.includes("overhead")) await overhead();
 if (SECTIONS.includes("deadline")) await deadline();
+if (SECTIONS.includes("cancel")) await cancelSection();
 console.log(
   `\nload average after: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
 );

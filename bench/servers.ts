@@ -79,12 +79,18 @@ async function quiet(pid: number): Promise<void> {
   }
 }
 
+/** A server over stdio, which can also withdraw a call. */
+export interface StdioServer extends Server {
+  /** Sends `call`, and `notifications/cancelled` for it `afterMs` later; resolves once the cancel is sent. */
+  cancelAfter(call: Call, afterMs: number): Promise<void>;
+}
+
 /** A server over stdio: one connection, requests answered by id. */
 export function stdioServer(
   runtime: string,
   env: Record<string, string> = {},
   args: readonly string[] = [],
-): Server {
+): StdioServer {
   const launched = performance.now();
   const child = launch(runtime, [...args], env);
   child.stderr!.resume();
@@ -119,6 +125,13 @@ export function stdioServer(
         });
         child.stdin!.write(`${toolCall(id, call)}\n`);
       }),
+    cancelAfter: async (call, afterMs) => {
+      const requestId = nextId++;
+      child.stdin!.write(`${toolCall(requestId, call)}\n`);
+      await sleep(afterMs);
+      const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId } };
+      child.stdin!.write(`${JSON.stringify(cancel)}\n`);
+    },
     stop: async () => {
       const closed = new Promise((resolve) => child.on("close", resolve));
       child.stdin!.end();

@@ -113,8 +113,9 @@ const HOST_TARGET = process.platform === "linux" && process.arch === "x64"
 
 async function check(name: string, cmd: string, args: string[]): Promise<Outcome> {
   console.log(`\n== ${name}: ${[cmd, ...args].join(" ")}`);
+  const started = performance.now();
   const { code } = await run(cmd, args);
-  console.log(`== ${name}: ${code === 0 ? "ok" : `FAILED (exit ${code})`}`);
+  console.log(`== ${name}: ${code === 0 ? "ok" : `FAILED (exit ${code})`} ${took(started)}`);
   return single(`${name} (exit ${code})`, code === 0);
 }
 
@@ -218,12 +219,21 @@ function runTitled(
   more: Pick<RunOptions, "whole" | "onStart" | "onEnd"> = {},
 ): Promise<Outcome> {
   console.log(`\n== ${title}: ${files.length} file(s)${concurrency > 1 ? `, ${concurrency} at a time` : ""}`);
+  const started = performance.now();
   return runFiles(files, {
     concurrency,
     env: { ...childEnv(), [NOTICES_ENV]: notices },
     reportPath,
     ...more,
+  }).then((outcome) => {
+    console.log(`== ${title}: ${outcome.passed} passed, ${outcome.failed} failed ${took(started)}`);
+    return outcome;
   });
+}
+
+/** How long since `started` (a `performance.now()`), for a stage's closing line: where a run's time goes. */
+function took(started: number): string {
+  return `(${((performance.now() - started) / 1000).toFixed(0)} s)`;
 }
 
 /** A test file of the in-process suites: CPU-bound while it runs, so it counts towards the loaded stage's load. */

@@ -135,6 +135,7 @@ test("stdio: a cheap call sent behind a running 1,000-molecule list is answered 
   await withClient(WITH_BATCH, { CHEM_MCP_WORKERS: "2" }, async (client) => {
     await client.request(modern("tools/call", { name: "canonical_smiles", arguments: { smiles: "C" } }));
     const list = Array.from({ length: 1000 }, (_, i) => DRUGS50[i % DRUGS50.length]!.smiles);
+    const sent = performance.now();
     const running = client.request(modern("tools/call", batch("calc_properties", list)), 120_000);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const started = performance.now();
@@ -143,6 +144,7 @@ test("stdio: a cheap call sent behind a running 1,000-molecule list is answered 
     );
     const latency = performance.now() - started;
     const done = await running;
+    const listMs = performance.now() - sent;
     assert.equal(
       (quick.result as { structuredContent: { canonical_smiles: string } }).structuredContent
         .canonical_smiles,
@@ -150,8 +152,11 @@ test("stdio: a cheap call sent behind a running 1,000-molecule list is answered 
     );
     assert.match(structured(done).summary, /^1000 molecules: 1000 answered, 0 failed\.$/);
     // The rule is 20 ms (bench/list_bench.ts measures it); this bound only catches a protocol thread held by the
-    // whole batch, on a shared, loaded test machine.
-    assert.ok(latency < 1000, `${latency.toFixed(0)} ms`);
+    // batch, on a shared, loaded test machine, where the list itself takes longer in proportion.
+    assert.ok(
+      latency < Math.max(1_000, listMs / 4),
+      `${latency.toFixed(0)} ms of the list's ${listMs.toFixed(0)}`,
+    );
     const order = client.received.map((m) => m.id);
     assert.ok(order.indexOf(quick.id) < order.indexOf(done.id));
   });
