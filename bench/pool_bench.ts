@@ -260,13 +260,15 @@ async function sendAll(
   return { failed, ms: performance.now() - started };
 }
 
+/** How many CPU-bound programs make the busy machine of the sections that measure one: 2 per core. */
+const BURNERS = 2 * availableParallelism();
+
 async function busy(): Promise<void> {
-  const count = 2 * availableParallelism();
-  console.log(`\n## beside ${count} CPU-bound programs (2 per core)\n`);
+  console.log(`\n## beside ${BURNERS} CPU-bound programs (2 per core)\n`);
   console.log("| runtime | trial | fresh: 100 at once failed | ms | warm: 300, 16 in flight failed | ms |");
   console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
   const lookup = await startLookupStub();
-  const burners = startBurners(count);
+  const burners = startBurners();
   try {
     for (let trial = 1; trial <= ROUNDS; trial++) {
       for (const runtime of RUNTIMES) {
@@ -291,16 +293,31 @@ async function busy(): Promise<void> {
   }
 }
 
-/** `count` CPU-bound programs that never end. */
-function startBurners(count: number): ChildProcess[] {
+/** {@link BURNERS} CPU-bound programs that never end. */
+function startBurners(): ChildProcess[] {
   return Array.from(
-    { length: count },
+    { length: BURNERS },
     () => spawn(process.execPath, ["eval", "for (;;) {}"], { stdio: "ignore" }),
   );
 }
 
 function stopBurners(burners: ChildProcess[]): void {
   for (const burner of burners) burner.kill("SIGKILL");
+}
+
+/** What `measure` gives on a quiet machine, then beside {@link BURNERS} CPU-bound programs. */
+async function quietThenBusy<T>(measure: () => Promise<T>): Promise<{ quiet: T; busy: T }> {
+  const quiet = await measure();
+  const burners = startBurners();
+  return { quiet, busy: await measure().finally(() => stopBurners(burners)) };
+}
+
+/** A table row of the quiet-then-busy sections: median and max of each, ms. */
+function quietBusyRow(runtime: string, label: string, quiet: number[], busy: number[]): string {
+  const figures = [median(quiet), Math.max(...quiet), median(busy), Math.max(...busy)].map((ms) =>
+    ms.toFixed(0)
+  );
+  return `| ${runtime} | ${label} | ${figures.join(" | ")} |`;
 }
 
 /** The RDKit work of {@link SEARCH} in a plain Node script: CPU ms per call, `count` calls after a warm-up. */
@@ -383,9 +400,8 @@ async function overshoots(server: Server): Promise<Map<string, number[]>> {
 }
 
 async function deadline(): Promise<void> {
-  const count = 2 * availableParallelism();
   console.log(
-    `\n## ms past a 1 s timeout_seconds, as the client sees it: quiet, and beside ${count} CPU-bound programs\n`,
+    `\n## ms past a 1 s timeout_seconds, as the client sees it: quiet, and beside ${BURNERS} CPU-bound programs\n`,
   );
   console.log("| runtime | tool | quiet median | quiet max | busy median | busy max |");
   console.log("| --- | --- | ---: | ---: | ---: | ---: |");
@@ -398,16 +414,9 @@ async function deadline(): Promise<void> {
     }
   };
   for (const runtime of RUNTIMES) {
-    const quiet = await measure(runtime);
-    const burners = startBurners(count);
-    const busy = await measure(runtime).finally(() => stopBurners(burners));
+    const { quiet, busy } = await quietThenBusy(() => measure(runtime));
     for (const { name } of RUNAWAYS) {
-      const [q, b] = [quiet.get(name)!, busy.get(name)!];
-      console.log(
-        `| ${runtime} | ${name} | ${median(q).toFixed(0)} | ${Math.max(...q).toFixed(0)} | ${
-          median(b).toFixed(0)
-        } | ${Math.max(...b).toFixed(0)} |`,
-      );
+      console.log(quietBusyRow(runtime, name, quiet.get(name)!, busy.get(name)!));
     }
   }
 }
@@ -439,23 +448,15 @@ async function afterRetirement(runtime: string): Promise<{ cancel: number[]; tim
 }
 
 async function cancelSection(): Promise<void> {
-  const count = 2 * availableParallelism();
   console.log(
-    `\n## one worker: ms from a search's end to the next pooled answer, quiet and beside ${count} CPU-bound programs\n`,
+    `\n## one worker: ms from a search's end to the next pooled answer, quiet and beside ${BURNERS} CPU-bound programs\n`,
   );
   console.log("| runtime | search ended by | quiet median | quiet max | busy median | busy max |");
   console.log("| --- | --- | ---: | ---: | ---: | ---: |");
   for (const runtime of RUNTIMES) {
-    const quiet = await afterRetirement(runtime);
-    const burners = startBurners(count);
-    const busy = await afterRetirement(runtime).finally(() => stopBurners(burners));
+    const { quiet, busy } = await quietThenBusy(() => afterRetirement(runtime));
     for (const key of ["cancel", "timeout"] as const) {
-      const [q, b] = [quiet[key], busy[key]];
-      console.log(
-        `| ${runtime} | ${key} | ${median(q).toFixed(0)} | ${Math.max(...q).toFixed(0)} | ${
-          median(b).toFixed(0)
-        } | ${Math.max(...b).toFixed(0)} |`,
-      );
+      console.log(quietBusyRow(runtime, key, quiet[key], busy[key]));
     }
   }
 }

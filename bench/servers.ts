@@ -12,6 +12,7 @@ import { dirname, resolve } from "node:path";
 import process from "node:process";
 import { mcpHeaders, post } from "../tests/helpers/http.ts";
 import { treeUsage } from "../tests/helpers/process.ts";
+import { cancelled } from "../tests/helpers/protocol.ts";
 
 /** A tool and its arguments. */
 export type Call = { name: string; arguments: Record<string, unknown> };
@@ -129,8 +130,7 @@ export function stdioServer(
       const requestId = nextId++;
       child.stdin!.write(`${toolCall(requestId, call)}\n`);
       await sleep(afterMs);
-      const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId } };
-      child.stdin!.write(`${JSON.stringify(cancel)}\n`);
+      child.stdin!.write(`${JSON.stringify(cancelled(requestId))}\n`);
     },
     stop: async () => {
       const closed = new Promise((resolve) => child.on("close", resolve));

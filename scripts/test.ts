@@ -231,9 +231,14 @@ function runTitled(
   });
 }
 
-/** How long since `started` (a `performance.now()`), for a stage's closing line: where a run's time goes. */
+/** Whole seconds since `started` (a `performance.now()`): where a run's time goes. */
+function secondsSince(started: number): string {
+  return ((performance.now() - started) / 1000).toFixed(0);
+}
+
+/** {@link secondsSince}, as a stage's closing line ends. */
 function took(started: number): string {
-  return `(${((performance.now() - started) / 1000).toFixed(0)} s)`;
+  return `(${secondsSince(started)} s)`;
 }
 
 /** A test file of the in-process suites: CPU-bound while it runs, so it counts towards the loaded stage's load. */
@@ -442,7 +447,7 @@ const timings: string[] = [];
 async function timed(name: string, stage: () => Promise<Outcome>): Promise<Outcome> {
   const started = performance.now();
   const outcome = await stage();
-  timings.push(`  ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s  ${name}`);
+  timings.push(`  ${secondsSince(started).padStart(4)} s  ${name}`);
   return outcome;
 }
 results.push(

@@ -10,6 +10,7 @@ import { LineClient, startServer, treeUsage } from "../helpers/process.ts";
 import { mcpHeaders, post, rawRequest, startHttpServer } from "../helpers/http.ts";
 import { toolCall } from "../helpers/attack.ts";
 import { TOOL_EXAMPLES } from "../helpers/examples.ts";
+import { cancelled } from "../helpers/protocol.ts";
 import { RUNAWAY_MCS, RUNAWAY_MOLECULE, RUNAWAY_SMARTS } from "../data/runaway.ts";
 import { HANDOVER_MS } from "../helpers/timing.ts";
 import { ISOLATION_GRACE_S } from "../../src/tools/common.ts";
@@ -168,8 +169,7 @@ test("after COMPUTATION_TIMEOUT nothing keeps computing, and repeated timeouts d
   skip: PROC ? false : "needs Linux /proc to read CPU time and memory",
 }, async () => {
   const server = start({ CHEM_MCP_WORKERS: "1" });
-  let boundMs = Infinity; // set below, once a worker start has been timed
-  const runaway = async () => {
+  const runaway = async (boundMs: number) => {
     const started = Date.now();
     const args = { smiles: RUNAWAY_MOLECULE, smarts: RUNAWAY_SMARTS, timeout_seconds: 1 };
     const answer = structured(await server.call("smarts_match", args), "runaway search");
@@ -180,13 +180,13 @@ test("after COMPUTATION_TIMEOUT nothing keeps computing, and repeated timeouts d
   try {
     // Each search may wait for the worker that replaces the one the last timeout retired: on a loaded machine
     // that start, not the search, is most of the wait.
-    boundMs = 1_000 + 2 * await startMs(server) + HANDOVER_MS;
+    const boundMs = 1_000 + 2 * await startMs(server) + HANDOVER_MS;
     // The first searches start the spare worker that a one-worker pool keeps beside a running search, and
     // under Node take the allocator to the high-water mark that retired worker threads leave (docs/security.md).
-    for (let round = 0; round < 3; round++) await runaway();
+    for (let round = 0; round < 3; round++) await runaway(boundMs);
     assert.ok(await idle(server.pid, 30_000), "idle after start-up");
     const before = treeUsage(server.pid).rssKiB;
-    for (let round = 0; round < 5; round++) await runaway();
+    for (let round = 0; round < 5; round++) await runaway(boundMs);
     assert.ok(await idle(server.pid, 30_000), "no thread or process keeps computing after the timeouts");
     const after = treeUsage(server.pid).rssKiB;
     console.log(`RSS after 3 timeouts ${before >> 10} MiB, after 8 ${after >> 10} MiB`);
@@ -295,14 +295,9 @@ test("stdio: notifications/cancelled stops a running search, frees its worker at
       }\n`,
     );
     await new Promise((r) => setTimeout(r, 500));
-    const cancel = {
-      jsonrpc: "2.0",
-      method: "notifications/cancelled",
-      params: { requestId: id, reason: "test" },
-    };
-    server.client.write(`${JSON.stringify(cancel)}\n`);
+    server.client.write(`${JSON.stringify(cancelled(id, "test"))}\n`);
     // A cancel for an id nobody knows is ignored.
-    server.client.write(`${JSON.stringify({ ...cancel, params: { requestId: 987654 } })}\n`);
+    server.client.write(`${JSON.stringify(cancelled(987654))}\n`);
     const started = Date.now();
     const next = structured(await server.call("calc_properties", { smiles: "CCO" }), "after the cancel");
     assert.equal(next.structuredContent?.molecular_weight, 46.069);

@@ -8,7 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { LineClient, startServer } from "../helpers/process.ts";
-import { initialize, modern, request } from "../helpers/protocol.ts";
+import { cancelled, initialize, modern, request } from "../helpers/protocol.ts";
 import { DRUGS50 } from "../data/drugs50.ts";
 import { RUNAWAY_MOLECULE, RUNAWAY_SMARTS } from "../data/runaway.ts";
 import { HANDOVER_MS } from "../helpers/timing.ts";
@@ -112,8 +112,7 @@ async function cancelThenCall(
   const before = await baseline();
   client.write(`${JSON.stringify(running)}\n`);
   await new Promise((resolve) => setTimeout(resolve, ms));
-  const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: running.id } };
-  client.write(`${JSON.stringify(cancel)}\n`);
+  client.write(`${JSON.stringify(cancelled(running.id))}\n`);
   const { ms: latency, reply } = await timed(client, call("calc_properties", { smiles: "CCO" }));
   assert.equal(molecularWeight(reply), 46.069);
   await new Promise((resolve) => setTimeout(resolve, 500));
@@ -168,11 +167,7 @@ test("stdio: a cancel for a call already answered is ignored; the call keeps its
   const { client, call } = await oneWorkerServer("modern");
   const done = call("calc_properties", { smiles: "CCO" });
   await client.request(done);
-  client.write(
-    `${
-      JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: done.id } })
-    }\n`,
-  );
+  client.write(`${JSON.stringify(cancelled(done.id))}\n`);
   assert.equal(molecularWeight(await client.request(call("calc_properties", { smiles: "CCO" }))), 46.069);
   assert.equal(client.received.filter((m) => m.id === done.id).length, 1);
   assert.deepEqual(client.garbage, []);

@@ -38,6 +38,15 @@ export function modern(method: string, params: Record<string, unknown> = {}): Re
   return request(method, { ...params, _meta: MODERN_META });
 }
 
+/** The notification that withdraws request `requestId` (either dialect; it has no `_meta` to carry). */
+export function cancelled(requestId: unknown, reason?: string): Record<string, unknown> {
+  return {
+    jsonrpc: "2.0",
+    method: "notifications/cancelled",
+    params: { requestId, ...(reason === undefined ? {} : { reason }) },
+  };
+}
+
 /** The legacy handshake request. */
 export function initialize(): Record<string, unknown> {
   return request("initialize", {
