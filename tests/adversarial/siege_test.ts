@@ -31,7 +31,11 @@ test(`siege: an honest client keeps >= 95% success through ${SECONDS} s of every
   assert.equal(figures.server_alive, 1, "the server is still running");
   assert.ok(figures.honest_success_pct! >= 95, `honest success ${figures.honest_success_pct}%`);
   assert.equal(figures.hostile_typed_pct, 100, "every hostile call got a result or a typed error");
-  assert.equal(figures.oversized_answers_small_pct, 100, "every invalid request got an answer under 64 KiB");
+  assert.equal(
+    figures.oversized_answers_small_pct,
+    100,
+    "every oversized request got a 4xx answer under 64 KiB",
+  );
   assert.equal(figures.ids_exact_pct, 100);
   assert.equal(figures.lookups_clean_pct, 100);
   assert.deepEqual(lookup.elsewhere, [], "the other origin was asked");
