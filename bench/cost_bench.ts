@@ -1,6 +1,6 @@
 /**
  * What RDKit costs on inputs whose cost is out of proportion to their size, the measurements behind the cost
- * model (src/pool/cost.ts, docs/security.md): parse (get_mol), descriptors (get_descriptors) and CIP labelling
+ * model (src/chem/cost.ts, docs/security.md): parse (get_mol), descriptors (get_descriptors) and CIP labelling
  * (get_mol with assignCIPLabels) of dense dummy-atom graphs, graphs of at most four neighbours per atom, and
  * stereocentre-rich perhydropolyacenes, each with the model's reading of its text. One fresh process per input,
  * so one runaway cannot delay the others, stopped after `--limit` seconds (reported as `>limit`).
@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import process from "node:process";
 import { loadTestRDKit } from "../tests/helpers/rdkit.ts";
 import { rdkit } from "../src/chem/rdkit.ts";
-import { costRefusal, isLight, textCost } from "../src/pool/cost.ts";
+import { costRefusal, isLight, textCost } from "../src/chem/cost.ts";
 import { denseGraph } from "../tests/data/costly.ts";
 import { perhydroPolyacene } from "../tests/data/runaway.ts";
 

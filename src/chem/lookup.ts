@@ -11,7 +11,7 @@
 import { ChemError, preview } from "../errors.ts";
 import { readAtMost } from "../bytes.ts";
 import { countSmilesAtoms, MAX_HEAVY_ATOMS, withMol } from "./rdkit.ts";
-import { LIGHT_MAX_EXCESS_DEGREE, LIGHT_MAX_RING_CLOSURES, textCost } from "../pool/cost.ts";
+import { LIGHT_MAX_EXCESS_DEGREE, LIGHT_MAX_RING_CLOSURES, textCost } from "./cost.ts";
 
 /** Default URL template (PubChem PUG REST, property SMILES as JSON). `{name}` is replaced by the encoded name. */
 export const DEFAULT_NAME_LOOKUP_URL =
@@ -410,7 +410,7 @@ function canonicalRemote(sourceSmiles: string, source: string, status: number, m
   const cost = textCost(sourceSmiles);
   if (cost.ringClosures > LIGHT_MAX_RING_CLOSURES || cost.excessDegree > LIGHT_MAX_EXCESS_DEGREE) {
     // Parsed on the protocol thread (name_to_smiles waits on the network there), so only what the cost model
-    // calls light to parse: src/pool/cost.ts.
+    // calls light to parse: src/chem/cost.ts.
     throw new ChemError(
       "MOLECULE_TOO_LARGE",
       `The name lookup service (${source}) answered a molecule of ${cost.ringClosures} ring closures and excess ` +

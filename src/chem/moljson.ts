@@ -14,7 +14,7 @@ import * as v from "valibot";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import { ChemError } from "../errors.ts";
 import { MAX_HEAVY_ATOMS, type Mol, rdkit, rdkitReason, withMol } from "./rdkit.ts";
-import { costRefusal, graphCost } from "../pool/cost.ts";
+import { costRefusal, graphCost } from "./cost.ts";
 
 /** Format name written into every document. */
 export const MOLJSON_FORMAT = "moljson";

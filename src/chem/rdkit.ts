@@ -10,7 +10,7 @@
 import initRDKitModuleImport from "@rdkit/rdkit";
 import type { Log, MainModule, Mol } from "@rdkit/rdkit";
 import { ChemError, preview } from "../errors.ts";
-import { costRefusal, textCost } from "../pool/cost.ts";
+import { costRefusal, textCost } from "./cost.ts";
 
 export type { MainModule as RDKitModule, Mol } from "@rdkit/rdkit";
 
@@ -116,7 +116,7 @@ function trackSizes(module: MainModule): void {
 /**
  * The most atoms of any molecule or query RDKit has built since the last call, and resets the count. A tool
  * worker asks after each call: an instance that held a very large molecule may have been damaged silently
- * (src/pool/cost.ts, `LIGHT_MAX_ATOMS`), so the worker is replaced.
+ * (src/chem/cost.ts, `LIGHT_MAX_ATOMS`), so the worker is replaced.
  */
 export function takeLargestMolecule(): number {
   const largest = largestSeen;

@@ -13,7 +13,7 @@
  * @module
  */
 import { countSmilesAtoms } from "../chem/rdkit.ts";
-import { graphCost, isLight, type TextCost, textCost } from "./cost.ts";
+import { graphCost, isLight, type TextCost, textCost } from "../chem/cost.ts";
 
 /** Suffix of the derived tool that runs one chunk of a list call (src/pool/list.ts). */
 export const ITEMS_SUFFIX = ":items";
@@ -89,7 +89,7 @@ export function inputAtoms(args: Readonly<Record<string, unknown>>): number {
 
 /**
  * Whether a call's input may cost more than the protocol thread can bound, by the cost model of
- * src/pool/cost.ts: any SMILES or SMARTS argument (as {@link inputAtoms} reads them) beyond a light limit, or a
+ * src/chem/cost.ts: any SMILES or SMARTS argument (as {@link inputAtoms} reads them) beyond a light limit, or a
  * MolJSON whose graph is past one (its independent rings standing for ring closures).
  * Such a call runs in the pool, as a possibly long one.
  *

@@ -7,7 +7,7 @@ import * as v from "valibot";
 import { ChemError } from "../errors.ts";
 import { loadRDKit, takeLargestMolecule } from "../chem/rdkit.ts";
 import type { WarmUpCall } from "./placement.ts";
-import { LIGHT_MAX_ATOMS } from "./cost.ts";
+import { LIGHT_MAX_ATOMS } from "../chem/cost.ts";
 import type { Tool } from "../tools/tool.ts";
 import type { WorkerEndpoint } from "./messages.ts";
 

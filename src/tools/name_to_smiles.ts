@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { DEFAULT_NAME_LOOKUP_TIMEOUT_MS, MAX_NAME_LENGTH, nameToSmiles } from "../chem/lookup.ts";
 import { count } from "./common.ts";
-import { LIGHT_MAX_ATOMS } from "../pool/cost.ts";
+import { LIGHT_MAX_ATOMS } from "../chem/cost.ts";
 import { defineTool, OUTSIDE_LOOKUP } from "./tool.ts";
 
 /** `name_to_smiles`: chemical name to SMILES through PubChem (the one networked tool). */

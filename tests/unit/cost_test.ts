@@ -1,4 +1,4 @@
-// The cost model (src/pool/cost.ts): what it reads from the text, which inputs it keeps on the protocol thread,
+// The cost model (src/chem/cost.ts): what it reads from the text, which inputs it keeps on the protocol thread,
 // sends to the pool or refuses, checked on the attacks of the cost issue and on the whole validation set.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -13,7 +13,7 @@ import {
   MAX_EXCESS_DEGREE,
   MAX_RING_DENSITY,
   textCost,
-} from "../../src/pool/cost.ts";
+} from "../../src/chem/cost.ts";
 import { fromMolJson, toMolJson } from "../../src/chem/moljson.ts";
 import { isCostlyInput } from "../../src/pool/placement.ts";
 import { parseSmiles, withMol } from "../../src/chem/rdkit.ts";

@@ -22,7 +22,7 @@ import {
   WARM_UP_CALLS,
 } from "../../src/pool/placement.ts";
 import { SPARE_AFTER_MS, STALL_CPU_MS } from "../../src/pool/policy.ts";
-import { LIGHT_MAX_ATOMS } from "../../src/pool/cost.ts";
+import { LIGHT_MAX_ATOMS } from "../../src/chem/cost.ts";
 import { TOOLS, WORKER_TOOLS } from "../../src/tools/registry.ts";
 import { defineTool, LOCAL_COMPUTATION, type Tool } from "../../src/tools/tool.ts";
 import { CancelledError, ChemError } from "../../src/errors.ts";
