@@ -15,8 +15,9 @@
 import { countSmilesAtoms } from "../chem/rdkit.ts";
 import { graphCost, isLight, type TextCost, textCost } from "../chem/cost.ts";
 
-/** Suffix of the derived tool that runs one chunk of a list call (src/pool/list.ts). */
-export const ITEMS_SUFFIX = ":items";
+import { ITEMS_SUFFIX } from "../tools/placement.ts";
+
+export { ITEMS_SUFFIX, POOLED_DEADLINE_MS } from "../tools/placement.ts";
 
 const COSTLY_TOOLS = [
   "parse_smiles",
@@ -46,13 +47,6 @@ export const POOLED_TOOLS: ReadonlySet<string> = new Set([
   ...COSTLY_SINGLE_TOOLS,
   "similarity_search", // one fingerprint per library molecule: up to 10,000 (seconds)
 ]);
-
-/**
- * Longest a pooled tool without a deadline of its own may compute, ms. Their atom limits keep them far below it
- * (the slowest drug-set call takes well under a second); past it the worker is retired like a runaway search,
- * so no input can occupy a worker for good. Equal to the longest `timeout_seconds` any tool accepts.
- */
-export const POOLED_DEADLINE_MS = 30_000;
 
 /**
  * Longest a pooled call waits while calls hold every worker it may take and none comes free, ms, before it is

@@ -1,6 +1,6 @@
 /**
  * `batch`: one one-molecule tool over a list of molecules, the single entry point of the list machinery
- * (src/pool/list.ts). Its own tool rather than a `smiles_list` beside each tool's molecule, so that every tool's
+ * (src/tools/list.ts). Its own tool rather than a `smiles_list` beside each tool's molecule, so that every tool's
  * input schema can require its molecule (docs/decisions.md, "Lists and search as tools of their own").
  *
  * @module
@@ -13,7 +13,7 @@ import {
   listFormOf,
   runList,
   type RunTool,
-} from "../pool/list.ts";
+} from "./list.ts";
 import { SPEC_TOOLS } from "./spec_tools.ts";
 import { defineTool, LOCAL_COMPUTATION, type Tool } from "./tool.ts";
 

@@ -6,7 +6,7 @@
  */
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { Tool, ToolAnnotations } from "./tool.ts";
-import { chunkToolOf } from "../pool/list.ts";
+import { chunkToolOf } from "./list.ts";
 import { SPEC_TOOLS } from "./spec_tools.ts";
 import { EXTRA_TOOLS } from "./extras.ts";
 
@@ -55,10 +55,14 @@ export type ToolSelection =
  * selectTools("spec,batch"); // the twenty and batch
  * selectTools("calc_properties,lipinski_check"); // those two
  * selectTools("calc_propertise").ok; // false: the message lists every name
+ * selectTools(""); // the twenty, as ",spec," is
  * ```
  */
 export function selectTools(text: string): ToolSelection {
-  const names = text.split(",").map((name) => name.trim());
+  // Empty entries are ignored and an empty list means the default: an MCP Bundle passes `--tools ${field}` from
+  // an optional field, and a cleared field must not stop the server.
+  const given = text.split(",").map((name) => name.trim()).filter((name) => name !== "");
+  const names = given.length > 0 ? given : ["spec"];
   const wanted = new Set<Tool>();
   for (const name of names) {
     const group = Object.hasOwn(TOOL_GROUPS, name) ? TOOL_GROUPS[name] : undefined;

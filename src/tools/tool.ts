@@ -75,7 +75,7 @@ export interface Tool<
    * worker and is stopped after `deadlineMs(args)` (see src/pool/runner.ts).
    */
   readonly isolation?: { readonly deadlineMs: (args: v.InferOutput<I>) => number };
-  /** Set for one-molecule tools that `batch` runs over a list of molecules (src/pool/list.ts). */
+  /** Set for one-molecule tools that `batch` runs over a list of molecules (src/tools/list.ts). */
   readonly list?: ListSpec;
   /**
    * Set for a tool that calls other tools itself (`batch`): the server calls this on the protocol thread, with the
@@ -112,7 +112,7 @@ export interface ToolContent<S> {
 
 /**
  * What a tool says about its list form (run by `batch`); everything else (schemas, fan-out, order, per-item
- * errors, the compact answer, the deadline) is built once in src/pool/list.ts.
+ * errors, the compact answer, the deadline) is built once in src/tools/list.ts.
  */
 export interface ListSpec {
   /** Most molecules one call may carry, set by what one item costs in time and in characters. */

@@ -22,7 +22,7 @@ import { EXTRA_TOOLS } from "../../src/tools/extras.ts";
 import { IsolatedRunner, type WorkerHandle } from "../../src/pool/runner.ts";
 import { ISOLATION_GRACE_S } from "../../src/tools/common.ts";
 import { REACTION_TIMEOUT_S } from "../../src/tools/run_reaction.ts";
-import { POOLED_DEADLINE_MS } from "../../src/pool/placement.ts";
+import { POOLED_DEADLINE_MS } from "../../src/tools/placement.ts";
 import type { Connection } from "../../src/protocol/server.ts";
 import { HANDOVER_MS } from "../helpers/timing.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Lists through `batch` (src/tools/batch.ts, src/pool/list.ts): input order, per-item typed errors, what is
+ * Lists through `batch` (src/tools/batch.ts, src/tools/list.ts): input order, per-item typed errors, what is
  * shared said once, argument rules, the chunking (in-flight bound, retry of a timed-out chunk one molecule at a
  * time), the list's deadline, the answer's cap, tanimoto's query fingerprinted once; and similarity_search, which
  * answers as the sample web app's POST /similarity.
@@ -18,7 +18,7 @@ import {
   listFormOf,
   runList,
   type RunTool,
-} from "../../src/pool/list.ts";
+} from "../../src/tools/list.ts";
 import { CancelledError, ChemError } from "../../src/errors.ts";
 import type { Tool } from "../../src/tools/tool.ts";
 import { createWebApp } from "../../src/webapp/handler.ts";

@@ -1,12 +1,12 @@
 /**
- * The shape of a list answer (src/pool/list.ts): which fields every item shares and are said once, what one
+ * The shape of a list answer (src/tools/list.ts): which fields every item shares and are said once, what one
  * item keeps (a row of columns or the single answer less the shared fields), and the valibot schema of the
  * whole answer, checked before it leaves the server.
  *
  * @module
  */
 import * as v from "valibot";
-import type { ListSpec, ObjectSchema, Tool } from "../tools/tool.ts";
+import type { ListSpec, ObjectSchema, Tool } from "./tool.ts";
 
 /** A failed item: its position in `smiles_list` and its typed error. */
 export interface ItemError {

@@ -18,7 +18,7 @@
 import * as v from "valibot";
 import { CancelledError, ChemError } from "../errors.ts";
 import { ITEMS_SUFFIX, POOLED_DEADLINE_MS } from "./placement.ts";
-import type { ListSpec, ObjectSchema, Tool } from "../tools/tool.ts";
+import type { ListSpec, ObjectSchema, Tool } from "./tool.ts";
 import {
   type Entry,
   entryOf,
