@@ -111,7 +111,27 @@ export const CHEM_ERROR_DOCS: Readonly<Record<ChemErrorCode, { meaning: string; 
  * ```
  */
 export function preview(text: string, max = 80): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
+  if (text.length <= max) return wellFormed(text);
+  // A cut between the two halves of a surrogate pair would leave a lone half, which strict JSON readers refuse.
+  const end = isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;
+  return `${wellFormed(text.slice(0, end))}…`;
+}
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
+}
+
+/**
+ * `text` with every lone surrogate replaced by U+FFFD, so a client's malformed string cannot make an answer that
+ * strict JSON readers (serde_json) refuse whole.
+ *
+ * @example
+ * ```ts
+ * wellFormed("a\ud800b"); // "a\ufffdb"
+ * ```
+ */
+export function wellFormed(text: string): string {
+  return text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd");
 }
 
 /** Base class of every error chem-mcp throws on purpose. */

@@ -88,11 +88,45 @@ let errorLog: Log | null = null;
  * ```
  */
 export function rdkitReason(): string | undefined {
-  if (!errorLog) return undefined;
+  const last = takeLog().at(-1);
+  return last ? preview(last, 200) : undefined;
+}
+
+/** The lines RDKit logged since the last read, timestamps removed, and the log emptied. */
+function takeLog(): string[] {
+  if (!errorLog) return [];
   const text = errorLog.get_buffer();
   errorLog.clear_buffer();
-  const last = text.trim().split("\n").at(-1)?.replace(/^\[[\d:]+\]\s*/, "").trim();
-  return last ? preview(last, 200) : undefined;
+  return text.split("\n").map((line) => line.replace(/^\[[\d:]+\]\s*/, "").trim()).filter(Boolean);
+}
+
+/**
+ * Why RDKit refused a SMILES, in a few words and without the SMILES, read from its whole log: its parser logs
+ * the fault, then the position, then a last line that only repeats the input ("Failed parsing SMILES …").
+ *
+ * @example
+ * ```ts
+ * smilesReason(["SMILES Parse Error: extra open parentheses while parsing: C(C", "…"], "C(C");
+ * // "unclosed branch: a '(' is never closed"
+ * ```
+ */
+export function smilesReason(lines: readonly string[], smiles: string): string | undefined {
+  const log = lines.join("\n");
+  if (/extra open parenthes/.test(log)) return "unclosed branch: a '(' is never closed";
+  if (/extra close parenthes/.test(log)) return "extra ')': it closes no open branch";
+  if (/unclosed ring/.test(log)) return "unclosed ring: a ring-closure digit is never closed";
+  const at = /check for mistakes around position (\d+)/.exec(log);
+  if (at) {
+    const position = Number(at[1]);
+    const char = Array.from(smiles.slice(position - 1))[0] ?? "";
+    const what = /[A-Za-z]/.test(char) ? "unknown element symbol or syntax error" : "syntax error";
+    return `${what} at character ${position} ('${char}')`;
+  }
+  const fault = lines.find((line) => !/^SMILES Parse Error: Failed parsing SMILES/.test(line)) ??
+    lines.at(-1);
+  return fault
+    ? preview(fault.replace(/ for input: '.*'$/, "").replace(/^SMILES Parse Error: /, ""), 200)
+    : undefined;
 }
 
 let largestSeen = 0;
@@ -186,11 +220,11 @@ export function parseSmiles(smiles: string, maxHeavyAtoms: number = MAX_HEAVY_AT
   }
   const refusal = costRefusal(cost);
   if (refusal) throw refusal;
-  rdkitReason();
+  takeLog();
   const mol = rdkit().get_mol(text);
   if (!mol || !mol.is_valid()) {
     mol?.delete();
-    const reason = rdkitReason();
+    const reason = smilesReason(takeLog(), text);
     throw new ChemError(
       "INVALID_SMILES",
       `RDKit could not parse SMILES '${preview(text)}': ` +
