@@ -58,7 +58,10 @@ test("--tools: names and groups choose the listing; the default is the twenty; a
     "lipinski_check",
   ]);
   assert.deepEqual(names(["--transport", "streamable-http", "--tools", "batch"]), ["batch"]);
-  for (const bad of ["calc_propertise", "", "spec,", "spec,nope"]) {
+  // An empty entry is ignored and an empty value is the default (a cleared MCP Bundle field).
+  assert.deepEqual(names(["--tools", ""]), TOOLS.map((tool) => tool.name));
+  assert.deepEqual(names(["--tools", "spec,"]), TOOLS.map((tool) => tool.name));
+  for (const bad of ["calc_propertise", "spec,nope"]) {
     const plan = parseCli(["--tools", bad]);
     assert.equal(plan.kind, "error", bad);
     if (plan.kind !== "error") continue;
