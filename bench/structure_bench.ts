@@ -10,7 +10,8 @@ import { RDKIT_WASM_PATH } from "../tests/helpers/rdkit.ts";
 import { findMcs } from "../src/chem/mcs.ts";
 import { bricsDisconnections } from "../src/chem/brics.ts";
 import { loadSaFragmentTable, saScore } from "../src/chem/sascore.ts";
-import { fromMolJson, toMolJson } from "../src/chem/moljson.ts";
+import { toMolJson } from "../src/chem/moljson/writer.ts";
+import { fromMolJson } from "../src/chem/moljson/reader.ts";
 import { toCml } from "../src/chem/represent.ts";
 import { type Figures, loadPrevious, timer } from "./previous.ts";
 

@@ -1,9 +1,10 @@
 /**
- * Rewrites the JSON Schema block of docs/moljson.md from the valibot schema in src/chem/moljson.ts (the single
- * source); tests/unit/moljson_test.ts fails when the two differ. Run: deno run -A scripts/moljson_schema_doc.ts
+ * Rewrites the JSON Schema block of docs/moljson.md from the valibot schema in src/chem/moljson/schema.ts (the
+ * single source); tests/unit/moljson_test.ts fails when the two differ.
+ * Run: deno run -A scripts/moljson_schema_doc.ts
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { moljsonJsonSchema } from "../src/chem/moljson.ts";
+import { moljsonJsonSchema } from "../src/chem/moljson/schema.ts";
 
 const path = "docs/moljson.md";
 const doc = readFileSync(path, "utf8");

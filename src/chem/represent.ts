@@ -8,12 +8,13 @@
  *   doi:10.1186/s13321-015-0068-4).
  * - CML: written here (Murray-Rust & Rzepa, J. Chem. Inf. Comput. Sci. 1999, 39, 928, doi:10.1021/ci990052b;
  *   schema namespace http://www.xml-cml.org/schema).
- * - MolJSON: ./moljson.ts (docs/moljson.md).
+ * - MolJSON: ./moljson/ (docs/moljson.md).
  *
  * @module
  */
 import { ChemError } from "../errors.ts";
-import { type MolJson, resolveMolJson, toMolJson } from "./moljson.ts";
+import { type MolJson, resolveMolJson } from "./moljson/schema.ts";
+import { toMolJson } from "./moljson/writer.ts";
 import { largestRing, type Mol, rdkit, withMol } from "./rdkit.ts";
 
 /** The CML namespace URI. */

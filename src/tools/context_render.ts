@@ -6,7 +6,7 @@
  */
 import type * as v from "valibot";
 import type { Identifiers } from "../chem/represent.ts";
-import { type MolJson, type MolJsonAtom, type MolJsonBond, resolveMolJson } from "../chem/moljson.ts";
+import { type MolJson, type MolJsonAtom, type MolJsonBond, resolveMolJson } from "../chem/moljson/schema.ts";
 import type { admetProfileTool } from "./admet_profile.ts";
 import type { boiledEggTool } from "./boiled_egg.ts";
 import type { brenkCheckTool } from "./brenk_check.ts";

@@ -1,7 +1,8 @@
 import * as v from "valibot";
 import { ALERTS_MAX_HEAVY_ATOMS } from "../chem/alerts.ts";
 import { identifiers } from "../chem/represent.ts";
-import { MolJsonSchema, toMolJson } from "../chem/moljson.ts";
+import { MolJsonSchema } from "../chem/moljson/schema.ts";
+import { toMolJson } from "../chem/moljson/writer.ts";
 import { ADMET_ENDPOINTS, admetProfileTool } from "./admet_profile.ts";
 import { boiledEggTool } from "./boiled_egg.ts";
 import { brenkCheckTool } from "./brenk_check.ts";
@@ -12,6 +13,7 @@ import { lipinskiCheckTool } from "./lipinski_check.ts";
 import { painsCheckTool } from "./pains_check.ts";
 import { saScoreTool } from "./sa_score.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost, WARM_UP_SMILES } from "./placement.ts";
 
 const FORMATS = ["json", "markdown", "prompt"] as const;
 
@@ -116,6 +118,13 @@ export const moleculeContextPackTool = defineTool({
       v.pipe(v.string(), v.description("markdown and prompt: the whole pack as Markdown or prompt text.")),
     ),
   }),
+  placement: {
+    where: "pool",
+    cost: ({ smiles }) => textsCost(smiles),
+    // Covers identifiers (InChI), the descriptors and QED alerts, Lipinski, the SA fragment table, PAINS and
+    // Brenk, BOILED-Egg, ADMET, MolJSON and the renderers.
+    warmUp: [{ smiles: WARM_UP_SMILES.atenolol, format: "markdown" }],
+  },
   list: {
     cap: 10,
     shared: [

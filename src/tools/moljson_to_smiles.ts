@@ -1,8 +1,10 @@
 import * as v from "valibot";
-import { fromMolJson, type MolJson, MOLJSON_VERSION, MolJsonSchema } from "../chem/moljson.ts";
+import { type MolJson, MOLJSON_VERSION, MolJsonSchema } from "../chem/moljson/schema.ts";
+import { fromMolJson } from "../chem/moljson/reader.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
 import { count } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { molJsonCost } from "./placement.ts";
 
 const ETHANOL: MolJson = {
   format: "moljson",
@@ -36,5 +38,6 @@ export const moljsonToSmilesTool = defineTool({
       "Bonds of RDKit's molecule graph (hydrogen atoms stay in the graph only when isotopic).",
     ),
   }),
+  placement: { where: "by_cost", cost: ({ moljson }) => molJsonCost(moljson) },
   run: ({ moljson }) => fromMolJson(moljson),
 });

@@ -1,8 +1,10 @@
 import * as v from "valibot";
-import { MOLJSON_VERSION, MolJsonSchema, toMolJson } from "../chem/moljson.ts";
+import { MOLJSON_VERSION, MolJsonSchema } from "../chem/moljson/schema.ts";
+import { toMolJson } from "../chem/moljson/writer.ts";
 import { MAX_HEAVY_ATOMS, withMol } from "../chem/rdkit.ts";
 import { canonicalSmilesField, count, givenSmiles, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost } from "./placement.ts";
 
 /** `smiles_to_moljson`: SMILES to the explicit MolJSON atom/bond form. */
 export const smilesToMoljsonTool = defineTool({
@@ -25,6 +27,7 @@ export const smilesToMoljsonTool = defineTool({
     bond_count: count("Bonds in the MolJSON."),
     moljson: MolJsonSchema,
   }),
+  placement: { where: "by_cost", cost: ({ smiles }) => textsCost(smiles) },
   list: { cap: 50, shared: ["moljson.format", "moljson.version"] },
   run: ({ smiles }) => {
     const moljson = toMolJson(smiles);

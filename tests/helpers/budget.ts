@@ -4,7 +4,7 @@
  * test (tests/unit/budget_test.ts) and the token benchmark (bench/tokens.ts), so both measure the same thing.
  */
 import { configureNameLookup, nameLookupConfig } from "../../src/chem/lookup.ts";
-import { toMolJson } from "../../src/chem/moljson.ts";
+import { toMolJson } from "../../src/chem/moljson/writer.ts";
 import { createServer } from "../../src/create_server.ts";
 import { ALL_TOOLS, TOOLS } from "../../src/tools/registry.ts";
 import type { Tool } from "../../src/tools/tool.ts";

@@ -10,7 +10,7 @@ import { type ComparisonSuite, readFixture, validationSet } from "./comparison.t
 import { type Pair, rowBuilder } from "./rows.ts";
 import { attempt, type KnownDifference, VALENCE_REFUSED } from "./known.ts";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
-import { ELEMENTS, type MolJson, resolveMolJson } from "../../src/chem/moljson.ts";
+import { ELEMENTS, type MolJson, resolveMolJson } from "../../src/chem/moljson/schema.ts";
 import { smilesToMoljsonTool } from "../../src/tools/smiles_to_moljson.ts";
 
 /** One molecule of moljson.json; `[index, value]` lists hold the non-zero entries only. */

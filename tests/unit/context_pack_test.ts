@@ -7,7 +7,7 @@ import { moleculeContextPackTool } from "../../src/tools/molecule_context_pack.t
 import { calcPropertiesTool } from "../../src/tools/calc_properties.ts";
 import { admetProfileTool } from "../../src/tools/admet_profile.ts";
 import { lipinskiCheckTool } from "../../src/tools/lipinski_check.ts";
-import { toMolJson } from "../../src/chem/moljson.ts";
+import { toMolJson } from "../../src/chem/moljson/writer.ts";
 import { ChemError } from "../../src/errors.ts";
 import { readFileSync } from "node:fs";
 import { contextPackExamples } from "../../scripts/context_pack_doc.ts";

@@ -14,7 +14,8 @@ import {
   MAX_RING_DENSITY,
   textCost,
 } from "../../src/chem/cost.ts";
-import { fromMolJson, toMolJson } from "../../src/chem/moljson.ts";
+import { toMolJson } from "../../src/chem/moljson/writer.ts";
+import { fromMolJson } from "../../src/chem/moljson/reader.ts";
 import { isCostlyInput } from "../../src/pool/placement.ts";
 import { parseSmiles, withMol } from "../../src/chem/rdkit.ts";
 import { ChemError } from "../../src/errors.ts";

@@ -1,7 +1,7 @@
 // smiles_to_moljson on molecules whose CIP labelling RDKit gives up on: MolJSON without the labels, not an error.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { toMolJson } from "../../src/chem/moljson.ts";
+import { toMolJson } from "../../src/chem/moljson/writer.ts";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { perhydroPolyacene } from "../data/runaway.ts";
 

@@ -8,13 +8,13 @@ import { ROOT } from "../helpers/process.ts";
 import { MOLJSON_SET } from "../data/moljson_set.ts";
 import { DRUGS50 } from "../data/drugs50.ts";
 import {
-  fromMolJson,
   type MolJson,
   moljsonJsonSchema,
   MolJsonSchema,
   resolveMolJson,
-  toMolJson,
-} from "../../src/chem/moljson.ts";
+} from "../../src/chem/moljson/schema.ts";
+import { toMolJson } from "../../src/chem/moljson/writer.ts";
+import { fromMolJson } from "../../src/chem/moljson/reader.ts";
 import { canonicalSmiles } from "../../src/chem/identity.ts";
 import { ChemError } from "../../src/errors.ts";
 import { smilesToMoljsonTool } from "../../src/tools/smiles_to_moljson.ts";

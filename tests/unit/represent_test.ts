@@ -14,7 +14,8 @@ import {
   toCml,
   xmlAttr,
 } from "../../src/chem/represent.ts";
-import { fromMolJson, toMolJson } from "../../src/chem/moljson.ts";
+import { toMolJson } from "../../src/chem/moljson/writer.ts";
+import { fromMolJson } from "../../src/chem/moljson/reader.ts";
 import { canonicalSmiles } from "../../src/chem/identity.ts";
 import { ChemError } from "../../src/errors.ts";
 import { representationRouterTool } from "../../src/tools/representation_router.ts";
