@@ -158,9 +158,15 @@ export class McpServer {
         `Internal error: tool '${tool.name}' produced an invalid result.`,
       );
     }
-    const content = [...blocks, { type: "text", text: JSON.stringify(output.output) }];
+    const text = JSON.stringify(output.output);
+    const content = [...blocks, { type: "text", text }];
     if (dialect === "legacy") return { content };
-    return { resultType: "complete", content, structuredContent: output.output, isError: false };
+    // The structured copy is the text item's JSON itself: the result is serialised once, not twice.
+    return new RawJson(
+      `{"resultType":"complete","content":${
+        JSON.stringify(content)
+      },"structuredContent":${text},"isError":false}`,
+    );
   }
 
   /** A call in place or through `runTool`; a tool that calls others (`batch`) here, handing them to `runTool`. */
