@@ -24,6 +24,8 @@ import { ChemError } from "../errors.ts";
 import { countMatches, lazyQueries, type QedDetails, qedDetails } from "./qed.ts";
 import { descriptors, type Mol, parseSmiles } from "./rdkit.ts";
 import { round } from "./identity.ts";
+import { molToMolJson } from "./moljson/writer.ts";
+import { hillFormula } from "./represent.ts";
 
 /** Properties read from one RDKit descriptor call. */
 export interface CoreProperties {
@@ -203,6 +205,10 @@ export interface PropertiesResult extends CoreProperties {
   fragment_count: number;
   /** Components left out (canonical SMILES). */
   removed_fragments: string[];
+  /** Hill-order formula, net charge appended RDKit-style (src/chem/represent.ts). */
+  formula: string;
+  /** Rings of RDKit's ring perception (SSSR), RDKit CalcNumRings. */
+  rings: number;
   /** QED (mean weights), 0–1. */
   qed: number;
   /** QED inputs, desirabilities and alert hits. */
@@ -257,12 +263,15 @@ export function molProperties(mol: Mol): { core: CoreProperties; qed: QedDetails
  */
 export function calcProperties(smiles: string): PropertiesResult {
   return withParentMol(smiles, (mol, info) => {
-    const { core, qed } = molProperties(mol);
-    const details = roundQed(qed);
+    // One descriptor call serves the core values, the ring count and QED.
+    const d = descriptors(mol);
+    const details = roundQed(qedDetails(mol, d));
     return {
       ...parentSmiles(mol, info),
       ...info,
-      ...roundCore(core),
+      formula: hillFormula(molToMolJson(mol)),
+      ...roundCore(coreProperties(d)),
+      rings: need(d, "NumRings"),
       qed: details.qed,
       qed_details: details,
     };

@@ -3,6 +3,7 @@ import { calcProperties } from "../chem/properties.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
 import { componentFields, count, givenSmiles, num, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost } from "./placement.ts";
 
 /** One number per QED property (Bickerton et al. 2012, Table 1): its value or, with `desirability`, its desirability. */
 const qedRecord = (what: string, desirability = false) => {
@@ -38,7 +39,7 @@ export const calcPropertiesTool = defineTool({
   description:
     "Physicochemical properties (RDKit): average MW (g/mol), exact mass (Da), Wildman–Crippen logP " +
     "(1999), TPSA (Ertl et al. 2000; Å², N and O only), H-bond donors/acceptors (Lipinski's counts as " +
-    "lipinski_hbd/hba), strict rotatable bonds, aromatic rings, heavy atoms, and QED 0–1 (Bickerton et al. " +
+    "lipinski_hbd/hba), strict rotatable bonds, rings (SSSR) and aromatic rings, heavy atoms, Hill formula, and QED 0–1 (Bickerton et al. " +
     "2012) with its inputs and alerts. Salts: largest component. " +
     `Errors: INVALID_SMILES, MOLECULE_TOO_LARGE (> ${MAX_HEAVY_ATOMS} heavy atoms).`,
   input: v.strictObject({ smiles: smilesArg() }),
@@ -49,6 +50,7 @@ export const calcPropertiesTool = defineTool({
       v.array(v.string()),
       v.description("Canonical SMILES of components left out (counter-ions, solvents)."),
     ),
+    formula: v.pipe(v.string(), v.description("Molecular formula, Hill order, charge appended ('C4H12N+').")),
     molecular_weight: num("Average molecular weight, g/mol (3 decimals)."),
     exact_mass: num("Monoisotopic mass, Da (4 decimals)."),
     logp: num("Wildman–Crippen logP (RDKit CrippenClogP), 4 decimals."),
@@ -58,6 +60,7 @@ export const calcPropertiesTool = defineTool({
     lipinski_hbd: count("Lipinski donors: H atoms on N and O."),
     lipinski_hba: count("Lipinski acceptors: N and O atoms."),
     rotatable_bonds: count("Rotatable bonds, RDKit NumRotatableBonds (strict)."),
+    rings: count("Rings (SSSR), RDKit CalcNumRings."),
     aromatic_rings: count("Aromatic rings, RDKit NumAromaticRings."),
     heavy_atoms: count("Heavy (non-hydrogen) atoms."),
     qed: v.pipe(
@@ -99,6 +102,7 @@ export const calcPropertiesTool = defineTool({
     ),
     method: v.pipe(v.string(), v.description("Definitions and references.")),
   }),
+  placement: { where: "pool", cost: ({ smiles }) => textsCost(smiles) },
   list: {
     cap: 1000,
     columns: [
@@ -111,9 +115,11 @@ export const calcPropertiesTool = defineTool({
       "lipinski_hbd",
       "lipinski_hba",
       "rotatable_bonds",
+      "rings",
       "aromatic_rings",
       "heavy_atoms",
       "qed",
+      "formula",
       "fragment_count",
       // Which component a salt's row describes (null for one component), as the single answer says.
       "parent_smiles",
