@@ -10,6 +10,7 @@ import { similaritySearchTool } from "./similarity_search.ts";
 import { depictTool } from "./depict.ts";
 import { runReactionTool } from "./run_reaction.ts";
 import { convertTool } from "./convert.ts";
+import { standardizeTool } from "./standardize.ts";
 
 /** The extra tools, in the order `tools/list` shows them after the specification's twenty. */
 export const EXTRA_TOOLS: readonly Tool[] = [
@@ -18,4 +19,5 @@ export const EXTRA_TOOLS: readonly Tool[] = [
   depictTool,
   runReactionTool,
   convertTool,
+  standardizeTool,
 ] as unknown as readonly Tool[];
