@@ -8,6 +8,8 @@ import { integerOption, type OptionSpec, type OptionValues, parseOptions } from 
 import { SERVER_NAME, VERSION } from "./version.ts";
 import { selectTools } from "./tools/registry.ts";
 import type { Tool } from "./tools/tool.ts";
+import type { LibrarySettings } from "./chem/library/load.ts";
+import { librarySearchTool } from "./tools/library_search.ts";
 
 /** Validated options for a server run. */
 export interface ServeOptions {
@@ -19,6 +21,8 @@ export interface ServeOptions {
   readonly maxConcurrency: number;
   /** The tools `tools/list` shows and `tools/call` serves, for the life of the process. */
   readonly tools: readonly Tool[];
+  /** The compound library `library_search` searches (`--library`, `CHEM_MCP_LIBRARY`), if any. */
+  readonly library?: LibrarySettings;
 }
 
 /** What the entry point should do. */
@@ -40,6 +44,10 @@ Usage: chem-mcp [options]
   --max-concurrency <n>              Connections served at once (default: 16; HTTP only)
   --tools <names>                    Tools to serve, comma-separated: tool names and the groups spec (the
                                      specification's 20, default), extra (batch, similarity_search, ...), all
+  --library <file>                   Compound library for library_search: SMILES (SMILES [id] per line) or SD
+                                     (.sdf), optionally gzipped; read-only, indexed at start (env CHEM_MCP_LIBRARY)
+  --library-cache <dir>              Where the library's index is cached (default: the OS cache directory)
+  --library-id <field>               SD data field holding each record's id (default: the title line)
   --help                             Show this help
   --version                          Show the version
 
@@ -57,6 +65,9 @@ const OPTIONS: Readonly<Record<string, OptionSpec>> = {
   "allowed-origin": { type: "string", multiple: true },
   "max-concurrency": { type: "string" },
   tools: { type: "string" },
+  library: { type: "string" },
+  "library-cache": { type: "string" },
+  "library-id": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 };
@@ -72,16 +83,19 @@ const HTTP_ONLY = ["bind", "port", "allow-non-loopback", "allowed-origin", "max-
  * parseCli(["--port", "1"]).kind; // "error": --port needs --transport streamable-http
  * ```
  */
-export function parseCli(argv: readonly string[]): CliPlan {
+export function parseCli(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): CliPlan {
   const parsed = parseOptions(argv, OPTIONS);
   if (!parsed.ok) return fail(parsed.message);
   const { values } = parsed;
   if (values.help) return { kind: "print", text: HELP };
   if (values.version) return { kind: "print", text: `${SERVER_NAME} ${VERSION}\n` };
-  return serveOptions(values);
+  return serveOptions(values, env);
 }
 
-function serveOptions(values: OptionValues): CliPlan {
+function serveOptions(values: OptionValues, env: Readonly<Record<string, string | undefined>>): CliPlan {
   const transport = (values.transport as string | undefined) ?? "stdio";
   if (transport !== "stdio" && transport !== "streamable-http") {
     return fail(`--transport must be 'stdio' or 'streamable-http', got '${transport}'`);
@@ -109,6 +123,13 @@ function serveOptions(values: OptionValues): CliPlan {
   }
   const selection = selectTools((values.tools as string | undefined) ?? "spec");
   if (!selection.ok) return fail(`--tools: ${selection.message}`);
+  const library = librarySettings(values, env);
+  if (typeof library === "string") return fail(library);
+  const named = ((values.tools as string | undefined) ?? "").split(",").map((name) => name.trim());
+  if (!library && named.includes(librarySearchTool.name)) {
+    return fail("--tools: library_search needs --library");
+  }
+  const tools = selection.tools.filter((tool) => tool.name !== librarySearchTool.name);
   return {
     kind: "serve",
     options: {
@@ -118,8 +139,35 @@ function serveOptions(values: OptionValues): CliPlan {
       allowNonLoopback,
       allowedOrigins,
       maxConcurrency,
-      tools: selection.tools,
+      tools: library ? [...tools, librarySearchTool as unknown as Tool] : tools,
+      ...(library ? { library } : {}),
     },
+  };
+}
+
+/** The environment variable naming the compound library when `--library` is not given. */
+export const LIBRARY_ENV = "CHEM_MCP_LIBRARY";
+
+/** The library options, `undefined` without a library, or what is wrong with them. */
+function librarySettings(
+  values: OptionValues,
+  env: Readonly<Record<string, string | undefined>>,
+): LibrarySettings | undefined | string {
+  const path = (values.library as string | undefined) ?? (env[LIBRARY_ENV] || undefined);
+  const cacheDir = values["library-cache"] as string | undefined;
+  const idField = values["library-id"] as string | undefined;
+  if (path === undefined) {
+    return cacheDir !== undefined || idField !== undefined
+      ? `--library-${cacheDir !== undefined ? "cache" : "id"} needs --library`
+      : undefined;
+  }
+  if (path === "" || cacheDir === "" || idField === "") {
+    return "--library, --library-cache and --library-id need a value";
+  }
+  return {
+    path,
+    ...(cacheDir !== undefined ? { cacheDir } : {}),
+    ...(idField !== undefined ? { idField } : {}),
   };
 }
 

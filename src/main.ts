@@ -12,6 +12,8 @@ import { type ByteStream, HTTP_TIMEOUT_MS, HttpEndpoint } from "./transport/http
 import { createServer } from "./create_server.ts";
 import { StdioSession } from "./transport/stdio.ts";
 import { IsolatedRunner, type SpawnWorker } from "./pool/runner.ts";
+import { startLibrary } from "./library_start.ts";
+import type { LibraryIo } from "./chem/library/load.ts";
 
 /** The environment variable that sets the number of tool workers (default: the available parallelism). */
 export const WORKERS_ENV = "CHEM_MCP_WORKERS";
@@ -64,6 +66,8 @@ export interface Platform {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Starts a worker running the tool-worker entry of this runtime (absent: every tool runs in place). */
   readonly spawnToolWorker?: SpawnWorker;
+  /** The compound library's file and cache I/O (`--library`). */
+  readonly libraryIo?: LibraryIo;
   /** How many threads the process can run at once (cores it may use). */
   readonly parallelism: number;
   /** Listens for TCP connections on `bind:port`; resolves with the bound port. */
@@ -83,7 +87,7 @@ export interface Platform {
  * ```
  */
 export async function main(args: readonly string[], platform: Platform): Promise<number> {
-  const plan = parseCli(args);
+  const plan = parseCli(args, platform.env);
   if (plan.kind === "error") {
     platform.stderr(`${plan.message}\n`);
     return plan.exitCode;
@@ -105,6 +109,7 @@ export async function main(args: readonly string[], platform: Platform): Promise
   // Compiled once: the main thread and every tool worker instantiate the same module.
   const module = wasm instanceof WebAssembly.Module ? wasm : await WebAssembly.compile(wasm);
   await loadRDKit(module, (line) => log(`rdkit: ${line}`));
+  if (!(await startLibrary(plan.options.library, platform.libraryIo, log))) return 2;
   const runner = platform.spawnToolWorker
     ? new IsolatedRunner({
       spawn: platform.spawnToolWorker,

@@ -8,6 +8,7 @@ import { main, type Platform } from "../main.ts";
 import { listenDeno } from "./tcp_deno.ts";
 import { PROCESS_WORKER_FLAG, serveProcessWorker, spawnProcessWorker } from "./process_worker_deno.ts";
 import { followLauncher } from "./launcher.ts";
+import { libraryIo } from "./library_io.ts";
 
 const encoder = new TextEncoder();
 
@@ -50,6 +51,7 @@ export const denoPlatform: Platform = {
   },
   listen: listenDeno,
   spawnToolWorker: spawnProcessWorker,
+  libraryIo,
   parallelism: navigator.hardwareConcurrency,
 };
 

@@ -13,6 +13,7 @@ import type { WorkerHandle, WorkerReply } from "../pool/messages.ts";
 import { lowerThreads } from "./worker_priority.ts";
 import { statCpuMs, THREAD_ID_MESSAGE } from "./cpu_time.ts";
 import { followLauncher } from "./launcher.ts";
+import { libraryIo } from "./library_io.ts";
 import { sea, SEA_WORKER_ASSET, type SeaModule } from "./wasm_node.ts";
 
 /**
@@ -59,6 +60,7 @@ const nodePlatform = (wasm: Promise<WebAssembly.Module>): Platform => ({
     }),
   listen: listenNode,
   spawnToolWorker,
+  libraryIo,
   parallelism: availableParallelism(),
 });
 

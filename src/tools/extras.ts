@@ -10,6 +10,7 @@ import { similaritySearchTool } from "./similarity_search.ts";
 import { depictTool } from "./depict.ts";
 import { runReactionTool } from "./run_reaction.ts";
 import { convertTool } from "./convert.ts";
+import { librarySearchTool } from "./library_search.ts";
 import { standardizeTool } from "./standardize.ts";
 
 /** The extra tools, in the order `tools/list` shows them after the specification's twenty. */
@@ -19,5 +20,6 @@ export const EXTRA_TOOLS: readonly Tool[] = [
   depictTool,
   runReactionTool,
   convertTool,
+  librarySearchTool,
   standardizeTool,
 ] as unknown as readonly Tool[];

@@ -1,0 +1,117 @@
+/**
+ * The in-memory index of a compound library: ECFP4 (2048 bits) rows ordered by popcount, so a similarity search
+ * reads only the popcounts its threshold allows, and pattern-fingerprint rows, canonical SMILES and ids in file
+ * order, for the substructure screen and the answers. Fingerprints are packed 32-bit words: bit i of a
+ * fingerprint is bit (i & 31) of word i >> 5, the byte order RDKit's `get_*_fp_as_uint8array` gives on a
+ * little-endian machine.
+ *
+ * @module
+ */
+
+/** Bits of each fingerprint (ECFP4 as the `ecfp4` tool, and RDKit's pattern fingerprint default). */
+export const FP_BITS = 2048;
+/** 32-bit words per fingerprint. */
+export const FP_WORDS = FP_BITS / 32;
+/** Rows per block of the pattern fingerprints (16 MiB each), so no single allocation grows with the library. */
+export const BLOCK_ROWS = 65_536;
+
+/** A built or loaded library. */
+export interface LibraryIndex {
+  /** Molecules indexed. */
+  readonly count: number;
+  /** Each molecule's id, in file order. */
+  readonly ids: readonly string[];
+  /** Each molecule's canonical SMILES (RDKit), in file order. */
+  readonly smiles: readonly string[];
+  /** Pattern fingerprints in file order, {@link BLOCK_ROWS} rows per block. */
+  readonly pattern: readonly Uint32Array[];
+  /** ECFP4 rows sorted by popcount, then by file position. */
+  readonly ecfp: Uint32Array;
+  /** The file position of each ECFP4 row. */
+  readonly positions: Uint32Array;
+  /** Rows of popcount p are `[bucketStart[p], bucketStart[p + 1])`; FP_BITS + 2 entries. */
+  readonly bucketStart: Uint32Array;
+}
+
+/** Number of set bits of a 32-bit word. */
+export function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+}
+
+/** `bytes` (a multiple of 4 long) as 32-bit words, copied when not aligned. */
+export function words(bytes: Uint8Array): Uint32Array {
+  return bytes.byteOffset % 4 === 0
+    ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2)
+    : new Uint32Array(bytes.slice().buffer);
+}
+
+/**
+ * Collects molecules in file order and orders their ECFP4 rows by popcount at the end.
+ *
+ * @example
+ * ```ts
+ * const builder = new IndexBuilder();
+ * builder.add(ecfpBytes, patternBytes, "CCO", "ethanol");
+ * const index = builder.finish();
+ * ```
+ */
+export class IndexBuilder {
+  readonly #ids: string[] = [];
+  readonly #smiles: string[] = [];
+  readonly #pattern: Uint32Array[] = [];
+  readonly #ecfp: Uint32Array[] = [];
+  #popcounts = new Uint16Array(BLOCK_ROWS);
+
+  /** Molecules added so far. */
+  get count(): number {
+    return this.#ids.length;
+  }
+
+  /** Adds one molecule: its ECFP4 and pattern fingerprints as 256 bytes each. */
+  add(ecfp: Uint8Array, pattern: Uint8Array, smiles: string, id: string): void {
+    const row = this.#ids.length;
+    const block = row % BLOCK_ROWS;
+    if (block === 0) {
+      this.#pattern.push(new Uint32Array(BLOCK_ROWS * FP_WORDS));
+      this.#ecfp.push(new Uint32Array(BLOCK_ROWS * FP_WORDS));
+    }
+    if (row >= this.#popcounts.length) {
+      const grown = new Uint16Array(this.#popcounts.length * 2);
+      grown.set(this.#popcounts);
+      this.#popcounts = grown;
+    }
+    const e = words(ecfp);
+    this.#ecfp.at(-1)!.set(e, block * FP_WORDS);
+    this.#pattern.at(-1)!.set(words(pattern), block * FP_WORDS);
+    let bits = 0;
+    for (let w = 0; w < FP_WORDS; w++) bits += popcount32(e[w]!);
+    this.#popcounts[row] = bits;
+    this.#ids.push(id);
+    this.#smiles.push(smiles);
+  }
+
+  /** The index; the builder is spent. */
+  finish(): LibraryIndex {
+    const count = this.#ids.length;
+    const bucketStart = new Uint32Array(FP_BITS + 2);
+    for (let row = 0; row < count; row++) bucketStart[this.#popcounts[row]! + 1]!++;
+    for (let p = 1; p < bucketStart.length; p++) bucketStart[p]! += bucketStart[p - 1]!;
+    const next = bucketStart.slice();
+    const ecfp = new Uint32Array(count * FP_WORDS);
+    const positions = new Uint32Array(count);
+    for (let row = 0; row < count; row++) {
+      const to = next[this.#popcounts[row]!]!++;
+      const block = this.#ecfp[Math.floor(row / BLOCK_ROWS)]!;
+      const from = (row % BLOCK_ROWS) * FP_WORDS;
+      ecfp.set(block.subarray(from, from + FP_WORDS), to * FP_WORDS);
+      positions[to] = row;
+    }
+    this.#ecfp.length = 0;
+    const last = count % BLOCK_ROWS;
+    const pattern = [...this.#pattern];
+    if (last > 0) pattern[pattern.length - 1] = pattern.at(-1)!.slice(0, last * FP_WORDS);
+    return { count, ids: this.#ids, smiles: this.#smiles, pattern, ecfp, positions, bucketStart };
+  }
+}

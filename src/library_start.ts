@@ -1,0 +1,40 @@
+/**
+ * The compound library at server start: loaded (from its cache or built) before the server answers, its
+ * startup line on stderr, or the reason it cannot be served, which stops the server with status 2.
+ *
+ * @module
+ */
+import {
+  describeLibrary,
+  type LibraryIo,
+  LibraryLoadError,
+  type LibrarySettings,
+  loadLibrary,
+  setLibrary,
+} from "./chem/library/load.ts";
+
+/**
+ * Loads the library of `settings` (none: nothing to do) and makes it the one `library_search` searches. False,
+ * with the reason told to `log`, when it cannot be loaded.
+ */
+export async function startLibrary(
+  settings: LibrarySettings | undefined,
+  io: LibraryIo | undefined,
+  log: (message: string) => void,
+): Promise<boolean> {
+  if (!settings) return true;
+  if (!io) {
+    log("--library: this runtime cannot read files");
+    return false;
+  }
+  try {
+    const library = await loadLibrary(settings, io, log);
+    setLibrary(library);
+    log(describeLibrary(library));
+    return true;
+  } catch (error) {
+    if (!(error instanceof LibraryLoadError)) throw error;
+    log(error.message);
+    return false;
+  }
+}
