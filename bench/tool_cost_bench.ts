@@ -3,7 +3,7 @@
  * and p99 over the molecules of each one's fastest call out of `--reps` passes (so that other processes' load
  * does not count as the tool's work; with 63 molecules the p99 is the slowest one), and each tool's first call
  * in a fresh process (one-time tables). The line between tools that run in the pool and tools that stay on the
- * protocol thread (src/pool/placement.ts) is drawn from this table. Also the start-up work of a pool worker
+ * protocol thread (src/tools/placement.ts) is drawn from this table. Also the start-up work of a pool worker
  * (RDKit instantiated, WARM_UP_CALLS made) in a fresh process. name_to_smiles is left out: it waits on the
  * network, not on a core.
  * Run: deno run -A bench/tool_cost_bench.ts [--reps 3]
@@ -14,8 +14,8 @@ import process from "node:process";
 import { loadRDKit } from "../src/chem/rdkit.ts";
 import { RDKIT_WASM_PATH } from "../tests/helpers/rdkit.ts";
 import { DRUGS50 } from "../tests/data/drugs50.ts";
-import { TOOLS } from "../src/tools/registry.ts";
-import { WARM_UP_CALLS } from "../src/pool/placement.ts";
+import { TOOLS, WORKER_TOOLS } from "../src/tools/registry.ts";
+import { warmUpCalls } from "../src/tools/placement.ts";
 import * as v from "valibot";
 import { IsolatedRunner } from "../src/pool/runner.ts";
 import { denoPlatform } from "../src/runtime/deno.ts";
@@ -64,7 +64,7 @@ function runQuiet(tool: Tool, args: Record<string, unknown>): unknown {
 if (process.argv.includes("--warm")) {
   // Child mode: a pool worker's start-up work in this fresh process.
   const parts = [`RDKit instantiated ${loadMs.toFixed(0)} ms`];
-  for (const call of WARM_UP_CALLS) {
+  for (const call of warmUpCalls(WORKER_TOOLS)) {
     const tool = byName.get(call.tool)!;
     const start = performance.now();
     await tool.run(v.parse(tool.input, call.args));
@@ -124,7 +124,7 @@ for (const tool of TOOLS) {
   const argsList = Array.from({ length: DRUGS50.length }, (_, i) => argsFor(tool.name, i));
   const local = await timings((i) => runQuiet(tool, argsList[i % argsList.length]!));
   // A copy with a deadline, so the runner sends it to the worker whatever its placement.
-  const pooled = { ...tool, isolation: { deadlineMs: () => 60_000 } } as Tool;
+  const pooled = { ...tool, placement: { where: "pool", deadlineMs: () => 60_000 } } as Tool;
   const remote = await timings((i) => runner.run(pooled, argsList[i % argsList.length]!).catch((e) => e));
   figures[tool.name] = local.p99;
   console.log(

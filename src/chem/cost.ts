@@ -214,3 +214,110 @@ export function costRefusal(cost: TextCost): ChemError | undefined {
   }
   return undefined;
 }
+
+/**
+ * Most atoms in all of one call's molecules, summed, for the call to stay on the protocol thread or count as
+ * bounded in the pool: work grows with the whole input, not only with its largest molecule. A drug-sized
+ * molecule (25–35 heavy atoms) costs a fingerprint or a descriptor set in 0.1–0.3 ms (10,000 fingerprints and
+ * Tanimoto scores take 2.4–4.0 s on one core), so this is some 200 drug molecules: tens of ms.
+ */
+export const LIGHT_MAX_TOTAL_ATOMS = 5_000;
+
+/** Atom symbols of MDL query atoms: any atom, heteroatom, halogen, metal (with or without H), and atom lists. */
+const QUERY_SYMBOLS = new Set(["A", "AH", "Q", "QH", "X", "XH", "M", "MH", "L", "*", "R#"]);
+
+/** What a MOL block declares, read from its text before RDKit parses (and sanitises) it. */
+export interface MolBlockCost extends TextCost {
+  /** Atoms the block's counts line (V2000) or `COUNTS` line (V3000) declares. */
+  readonly declaredAtoms: number;
+  /** MDL query atoms (`A`, `Q`, `X`, `M`, lists): RDKit's sanitiser on these in dense rings takes seconds. */
+  readonly queryAtoms: number;
+}
+
+/**
+ * The logical `M  V30` lines of a V3000 block, as RDKit reads them: the prefix in any case, and a line ending in
+ * `-` continued by the next `M  V30` line.
+ */
+function v30Lines(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  let pending: string | undefined;
+  for (const line of lines) {
+    const match = /^M {2}V30 ?(.*)$/i.exec(line.trimEnd());
+    if (!match) continue;
+    const body = (pending ?? "") + match[1]!;
+    if (body.endsWith("-")) pending = body.slice(0, -1);
+    else {
+      out.push(body);
+      pending = undefined;
+    }
+  }
+  if (pending !== undefined) out.push(pending);
+  return out;
+}
+
+/**
+ * Reads a MOL block's atoms, bonds and query atoms from its text (V2000 atom and bond lines, or V3000 `ATOM` and
+ * `BOND` blocks), for the cost model: its graph is read as {@link graphCost} reads a MolJSON document's. Bonds
+ * naming atoms the block does not have are skipped (RDKit refuses the block later).
+ *
+ * @example
+ * ```ts
+ * molBlockCost("\n\n\n  2  1  0  0  0  0  0  0  0  0999 V2000\n" +
+ *   "    0.0    0.0    0.0 C   0  0\n    0.0    0.0    0.0 A   0  0\n  1  2  1  0\nM  END\n").queryAtoms; // 1
+ * ```
+ */
+export function molBlockCost(block: string): MolBlockCost {
+  const lines = block.replace(/\r\n?/g, "\n").split("\n");
+  const v30 = v30Lines(lines);
+  return v30.length > 0 ? v3000Cost(v30) : v2000Cost(lines);
+}
+
+function v2000Cost(lines: readonly string[]): MolBlockCost {
+  const counts = lines[3] ?? "";
+  const declared = fixedInt(counts, 0);
+  const declaredBonds = fixedInt(counts, 3);
+  const symbols = lines.slice(4, 4 + declared).map((line) => line.slice(31, 34).trim());
+  const bonds = lines.slice(4 + declared, 4 + declared + declaredBonds).map((line) =>
+    [fixedInt(line, 0) - 1, fixedInt(line, 3) - 1] as const
+  );
+  return withGraph(declared, symbols, bonds);
+}
+
+function v3000Cost(v30: readonly string[]): MolBlockCost {
+  const countsLine = v30.find((line) => /^COUNTS\b/i.test(line.trim()));
+  const declared = Number(/^COUNTS\s+(\d+)/i.exec(countsLine?.trim() ?? "")?.[1] ?? 0);
+  const symbols: string[] = [];
+  const bonds: (readonly [number, number])[] = [];
+  let section = "";
+  for (const line of v30) {
+    const fields = line.trim().split(/\s+/);
+    const head = fields[0]?.toUpperCase();
+    if (head === "BEGIN") section = fields[1]?.toUpperCase() ?? "";
+    else if (head === "END") section = "";
+    else if (section === "ATOM") symbols.push(fields[1] ?? "");
+    else if (section === "BOND") bonds.push([Number(fields[2]) - 1, Number(fields[3]) - 1]);
+  }
+  return withGraph(declared, symbols, bonds);
+}
+
+/** The graph's cost, its query atoms and the declared count. */
+function withGraph(
+  declared: number,
+  symbols: readonly string[],
+  bonds: readonly (readonly [number, number])[],
+): MolBlockCost {
+  const atoms = symbols.length;
+  const valid = bonds.filter(([a, b]) => inRange(a, atoms) && inRange(b, atoms) && a !== b);
+  const queryAtoms = symbols.filter((s) => QUERY_SYMBOLS.has(s) || s.startsWith("[")).length;
+  return { ...graphCost(atoms, valid), declaredAtoms: declared, queryAtoms };
+}
+
+function inRange(index: number, count: number): boolean {
+  return Number.isInteger(index) && index >= 0 && index < count;
+}
+
+/** The integer in the 3-character field at `start` of a V2000 line, 0 when there is none. */
+function fixedInt(line: string, start: number): number {
+  const value = Number(line.slice(start, start + 3).trim());
+  return Number.isInteger(value) && value > 0 ? value : 0;
+}

@@ -4,8 +4,7 @@
  * @module
  */
 import { CancelledError, ChemError } from "../errors.ts";
-import { ITEMS_SUFFIX } from "./placement.ts";
-import type { Tool } from "../tools/tool.ts";
+import type { Plan } from "../tools/placement.ts";
 import type { WorkerReply } from "./messages.ts";
 
 /** How one call in a worker ended: the worker's reply, the worker dying, the deadline passing, or a withdrawal. */
@@ -24,10 +23,10 @@ export function trusted(outcome: CallOutcome): boolean {
   return (outcome.kind === "result" || outcome.kind === "chem_error") && outcome.retire !== true;
 }
 
-/** The result of `outcome`, or the typed error its caller gets. */
-export function unwrap(tool: Tool, outcome: CallOutcome, deadlineMs: number): unknown {
+/** The result of `outcome` of a call planned as `plan`, or the typed error its caller gets. */
+export function unwrap(plan: Plan, outcome: CallOutcome): unknown {
   // A list call's chunk answers in the name of the tool the caller called.
-  const name = tool.name.replace(ITEMS_SUFFIX, "");
+  const { name, deadlineMs } = plan;
   switch (outcome.kind) {
     case "result":
       return outcome.value;
@@ -37,7 +36,7 @@ export function unwrap(tool: Tool, outcome: CallOutcome, deadlineMs: number): un
       throw new ChemError(
         "COMPUTATION_TIMEOUT",
         `${name} was stopped after ${deadlineMs / 1000} s: ` +
-          (tool.isolation
+          (plan.long
             ? "this input makes the computation grow exponentially (for example a large wildcard ring in a " +
               "SMARTS). Simplify the input or raise its time limit."
             : "the longest any call may compute. Try a smaller molecule."),

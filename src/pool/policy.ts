@@ -4,7 +4,7 @@
  * A call is one of three kinds:
  * - `bounded`: a tool without a time limit of its own on an input of ordinary cost. It may take any worker.
  * - `search`: a single call that can run to a long time limit — a tool with `isolation` (smarts_match, find_mcs,
- *   generate_3d), or a bounded tool on a costly input ({@link isCostlyInput}). Searches hold at most
+ *   generate_3d), or a bounded tool on a costly input (src/tools/placement.ts). Searches hold at most
  *   `size − 1` workers (at least one), so a bounded call always finds a worker they cannot take.
  * - `chunk`: one chunk of a list call (`<tool>:items`). A list keeps at most as many chunks in flight as there
  *   are workers and each chunk stops at its own limit, so chunks may take every worker: an honest list uses
@@ -21,8 +21,7 @@
  *
  * @module
  */
-import { isCostlyInput, ITEMS_SUFFIX } from "./placement.ts";
-import type { Tool } from "../tools/tool.ts";
+import type { Plan } from "../tools/placement.ts";
 
 /** What a call may hold, see the module notes. */
 export interface CallKind {
@@ -32,10 +31,9 @@ export interface CallKind {
   readonly long: boolean;
 }
 
-/** The kind of a pooled call of `tool` on validated `args`. */
-export function callKind(tool: Tool, args: Readonly<Record<string, unknown>>): CallKind {
-  const long = tool.isolation !== undefined || isCostlyInput(args);
-  return { search: long && !tool.name.endsWith(ITEMS_SUFFIX), long };
+/** The kind of a pooled call planned as `plan`. */
+export function callKind(plan: Plan): CallKind {
+  return { search: plan.kind === "possibly_long", long: plan.long };
 }
 
 /** Most workers searches may hold at once in a pool of `size`. */
@@ -80,6 +78,13 @@ export function mayStall(cpuMs: number | undefined): boolean {
   return cpuMs === undefined || cpuMs >= STALL_CPU_MS;
 }
 
+/**
+ * Longest a pooled call waits while calls hold every worker it may take and none comes free, ms, before it is
+ * answered `SERVER_BUSY` with this as its retry hint (src/pool/queue.ts). Below the 5 s within which every call
+ * must be answered, whatever runs beside it.
+ */
+export const QUEUE_DEADLINE_MS = 4_000;
+
 /** How long a spare or standby stays, idle, after it was last needed, ms. */
 export const SPARE_LINGER_MS = 30_000;
 
@@ -99,8 +104,7 @@ export function busyMessage(
   holders: readonly Holder[],
   search: boolean,
 ): string {
-  const names = (of: readonly Holder[]) =>
-    [...new Set(of.map((h) => h.tool.replace(ITEMS_SUFFIX, " (list)")))].join(", ");
+  const names = (of: readonly Holder[]) => [...new Set(of.map((h) => h.tool))].join(", ");
   const searching = holders.filter((h) => h.kind.search);
   const searches = searching.length;
   const what = search && searches >= searchLimit(size)

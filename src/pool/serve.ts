@@ -6,10 +6,15 @@
 import * as v from "valibot";
 import { ChemError } from "../errors.ts";
 import { loadRDKit, takeLargestMolecule } from "../chem/rdkit.ts";
-import type { WarmUpCall } from "./placement.ts";
 import { LIGHT_MAX_ATOMS } from "../chem/cost.ts";
 import type { Tool } from "../tools/tool.ts";
 import type { WorkerEndpoint } from "./messages.ts";
+
+/** One call a starting worker makes so that users' first calls find its one-time work done. */
+export interface WarmUpCall {
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+}
 
 /**
  * Serves tool calls inside a worker: loads RDKit from the module sent with `init` and reports ready, then makes

@@ -1,13 +1,33 @@
 /**
- * One worker of the pool through its life: queued start, ready (RDKit loaded), warm (warm-up calls made), one
- * call at a time with its deadline, retirement.
+ * One worker of the pool through its life — queued start, starting (loading RDKit), ready, warm (warm-up calls
+ * made), retired — as one explicit state with checked transitions, and the one call it runs at a time with its
+ * deadline.
  *
  * @module
  */
+import type { Clock, TimerHandle } from "../clock.ts";
 import type { SpawnWorker, WorkerHandle, WorkerReply } from "./messages.ts";
 import type { CallOutcome } from "./outcome.ts";
 import { describe } from "./outcome.ts";
 import type { Holder } from "./policy.ts";
+
+/** Where a worker is in its life. */
+export type SlotState = "queued" | "starting" | "ready" | "warm" | "retired";
+
+/** The states each state may go to. */
+const NEXT: Readonly<Record<SlotState, readonly SlotState[]>> = {
+  queued: ["starting", "retired"],
+  starting: ["ready", "retired"],
+  ready: ["warm", "retired"],
+  warm: ["retired"],
+  retired: [],
+};
+
+/** The call that holds a worker, from when the pool handed the worker to it. */
+export interface HeldBy extends Holder {
+  /** When it was handed the worker, on the pool's clock. */
+  readonly since: number;
+}
 
 /** A pooled worker and the call it runs. */
 export class WorkerSlot {
@@ -17,34 +37,31 @@ export class WorkerSlot {
   readonly ready: Promise<void>;
   /** Resolves when the worker has made its warm-up calls. */
   readonly warm: Promise<void>;
-  isReady = false;
-  isWarm = false;
+  #state: SlotState = "queued";
+  #holder?: HeldBy;
   /** Whether the running call has begun in the worker (it may wait for a warm-up call first). */
-  get began(): boolean {
-    return this.#began;
-  }
   #began = false;
   /** The worker's CPU time when the running call began, where the runtime tells it. */
   #cpuAtBegin?: number;
-  dead = false;
-  /** The call that holds this worker, from when it was handed to it (see src/pool/policy.ts). */
-  holder?: Holder & { readonly since: number };
+  readonly #clock: Clock;
   readonly #startupMs: number;
   readonly #onLost: (slot: WorkerSlot) => void;
   #started: () => void = () => {};
   #failed: (error: Error) => void = () => {};
   #warmed: () => void = () => {};
-  readonly #startup: ReturnType<typeof setTimeout>;
+  readonly #startup: TimerHandle;
   /** Settles the running call when the worker answers or dies, its deadline passes, or it is withdrawn. */
   #settle?: (outcome: CallOutcome) => void;
   /** Counts the running call's deadline from now (it has begun in the worker). */
   #begin?: () => void;
 
   /**
+   * @param clock The pool's clock.
    * @param startupMs Longest the worker may take to load RDKit.
    * @param onLost Told when the worker died or failed to start while no call held it, so the pool forgets it.
    */
-  constructor(startupMs: number, onLost: (slot: WorkerSlot) => void) {
+  constructor(clock: Clock, startupMs: number, onLost: (slot: WorkerSlot) => void) {
+    this.#clock = clock;
     this.#startupMs = startupMs;
     this.#onLost = onLost;
     this.ready = new Promise<void>((resolve, reject) => {
@@ -53,7 +70,7 @@ export class WorkerSlot {
     });
     this.ready.catch(() => {}); // observed by the call that waits for it; never an unhandled rejection
     this.warm = new Promise<void>((resolve) => (this.#warmed = resolve));
-    this.#startup = setTimeout(() => {
+    this.#startup = clock.setTimeout(() => {
       this.#failed(new Error("a tool worker did not start in time"));
       // Left idle, it would hand its failure to the next call: stop it, and start another when one is asked for.
       this.retire();
@@ -61,9 +78,47 @@ export class WorkerSlot {
     }, startupMs);
   }
 
+  /** Where the worker is in its life. */
+  get state(): SlotState {
+    return this.#state;
+  }
+  get isReady(): boolean {
+    return this.#state === "ready" || this.#state === "warm";
+  }
+  get isWarm(): boolean {
+    return this.#state === "warm";
+  }
+  get dead(): boolean {
+    return this.#state === "retired";
+  }
+  /** Whether the running call has begun in the worker. */
+  get began(): boolean {
+    return this.#began;
+  }
+  /** The call holding the worker, if any. */
+  get holder(): HeldBy | undefined {
+    return this.#holder;
+  }
+
+  /** Hands the worker to a call (before it is ready: the policy counts it held from now). */
+  hold(holder: Holder): void {
+    this.#holder = { ...holder, since: this.#clock.now() };
+  }
+
+  /** No call holds the worker any more. */
+  free(): void {
+    this.#holder = undefined;
+  }
+
+  #to(next: SlotState): void {
+    if (!NEXT[this.#state].includes(next)) throw new Error(`worker slot: ${this.#state} → ${next}`);
+    this.#state = next;
+  }
+
   /** Creates the worker and sends it RDKit; a runtime that cannot create one fails the start, never throws. */
   start(spawn: SpawnWorker, wasm: WebAssembly.Module): void {
     if (this.dead) return;
+    this.#to("starting");
     try {
       const handle = spawn();
       this.handle = handle;
@@ -83,15 +138,16 @@ export class WorkerSlot {
    */
   run(tool: string, args: unknown, deadlineMs: number): Promise<CallOutcome> {
     const handle = this.handle!;
+    const clock = this.#clock;
     return new Promise<CallOutcome>((resolve) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
+      let timer: TimerHandle;
       const arm = (ms: number) => {
-        clearTimeout(timer);
-        timer = setTimeout(() => finish({ kind: "timeout" }), ms);
+        clock.clearTimeout(timer);
+        timer = clock.setTimeout(() => finish({ kind: "timeout" }), ms);
       };
       // Every way out clears the deadline: a pending timer would keep a process that read its last line alive.
       const finish = (outcome: CallOutcome) => {
-        clearTimeout(timer);
+        clock.clearTimeout(timer);
         this.#settle = this.#begin = undefined;
         this.#began = false;
         handle.hold(false);
@@ -136,18 +192,19 @@ export class WorkerSlot {
   /** Stops the worker at once, whatever it is doing. */
   retire(): void {
     if (this.dead) return;
-    this.dead = true;
-    clearTimeout(this.#startup);
+    this.#to("retired");
+    this.#clock.clearTimeout(this.#startup);
     this.handle?.terminate();
   }
 
   #receive(message: WorkerReply): void {
+    if (this.dead) return;
     if (message.kind === "ready") {
-      clearTimeout(this.#startup);
-      this.isReady = true;
+      this.#clock.clearTimeout(this.#startup);
+      this.#to("ready");
       this.#started();
     } else if (message.kind === "warm") {
-      this.isWarm = true;
+      this.#to("warm");
       this.#warmed();
       this.#begin?.();
     } else if (message.kind === "begin") this.#begin?.();
@@ -155,7 +212,7 @@ export class WorkerSlot {
   }
 
   #lose(reason: string): void {
-    clearTimeout(this.#startup);
+    this.#clock.clearTimeout(this.#startup);
     this.#failed(new Error(`a tool worker died while starting: ${reason}`));
     if (this.#settle) {
       this.#settle({ kind: "died", reason }); // the pool retires it

@@ -3,6 +3,7 @@ import { admetProfile } from "../chem/admet.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
 import { componentFields, givenSmiles, num, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost } from "./placement.ts";
 
 const endpointFields = {
   prediction: v.pipe(
@@ -89,6 +90,7 @@ export const admetProfileTool = defineTool({
     heuristic: v.pipe(v.literal(true), v.description("Always true.")),
     method: v.pipe(v.string(), v.description("What the estimates are; full references with DOIs.")),
   }),
+  placement: { where: "pool", cost: ({ smiles }) => textsCost(smiles) },
   list: {
     cap: 1000,
     columns: [...ADMET_ENDPOINTS.map((endpoint) => `endpoints.${endpoint}.prediction`), "parent_smiles"],

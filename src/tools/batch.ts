@@ -122,6 +122,7 @@ export const batchTool = defineTool({
     "Ranked search: similarity_search.",
   input,
   output,
+  placement: { where: "in_place" },
   run: (args) => runBatch(args),
   fanOut: (args, run, workers, signal) => runBatch(args, run, workers, signal),
 });

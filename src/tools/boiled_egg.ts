@@ -3,6 +3,7 @@ import { boiledEgg } from "../chem/boiled_egg.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
 import { num, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost } from "./placement.ts";
 
 /** `boiled_egg`: BOILED-Egg GI absorption and BBB permeation zones. */
 export const boiledEggTool = defineTool({
@@ -28,6 +29,7 @@ export const boiledEggTool = defineTool({
       v.description("Fixed text naming the BOILED-Egg method (2016) and reference."),
     ),
   }),
+  placement: { where: "pool", cost: ({ smiles }) => textsCost(smiles) },
   list: { cap: 1000, columns: ["gi_absorbed", "bbb_penetrant", "logp", "tpsa"] },
   run: ({ smiles }) => boiledEgg(smiles),
 });

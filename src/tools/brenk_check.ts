@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { ALERTS_MAX_HEAVY_ATOMS, type AlertScreen, BRENK_METHOD, brenkCheckSmiles } from "../chem/alerts.ts";
 import { count, givenSmiles, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost } from "./placement.ts";
 
 /** Output schema shared by the alert tools. */
 export const alertOutput = (what: string, families: string) =>
@@ -54,6 +55,7 @@ export const brenkCheckTool = defineTool({
     smiles: smilesArg(),
   }),
   output: alertOutput("Brenk alert", "Brenk"),
+  placement: { where: "pool", cost: ({ smiles }) => textsCost(smiles) },
   list: { cap: 1000, columns: ["passes", "alerts.name"] },
   run: ({ smiles }) => alertResult(smiles, brenkCheckSmiles(smiles, ALERTS_MAX_HEAVY_ATOMS), BRENK_METHOD),
 });

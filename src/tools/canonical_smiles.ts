@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { canonicalSmiles } from "../chem/identity.ts";
 import { canonicalSmilesField, givenSmiles, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost } from "./placement.ts";
 
 /** `canonical_smiles`: one unique SMILES per molecule. */
 export const canonicalSmilesTool = defineTool({
@@ -17,6 +18,7 @@ export const canonicalSmilesTool = defineTool({
     smiles: givenSmiles,
     canonical_smiles: canonicalSmilesField,
   }),
+  placement: { where: "by_cost", cost: ({ smiles }) => textsCost(smiles) },
   list: { cap: 1000, columns: ["canonical_smiles"] },
   run: ({ smiles }) => ({ smiles, canonical_smiles: canonicalSmiles(smiles) }),
 });

@@ -10,6 +10,7 @@ import {
 } from "../chem/convert.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { molBlocksCost, textsCost } from "./placement.ts";
 
 const structure = v.pipe(v.string(), v.description("The converted structure."));
 
@@ -54,6 +55,10 @@ export const convertTool = defineTool({
       v.description("From sdf: one per record, in order, with output or error."),
     )),
   }),
+  placement: {
+    where: "pool",
+    cost: ({ input, from }) => from === "smiles" ? textsCost(input) : molBlocksCost(input),
+  },
   run: ({ input, from, to }) =>
     from === "sdf" ? { to, records: convertSdf(input, to) } : { to, output: convertOne(input, from, to) },
 });

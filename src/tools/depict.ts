@@ -12,6 +12,7 @@ import {
 import { svgToPng, toBase64 } from "../chem/raster.ts";
 import { count, smilesString } from "./common.ts";
 import { defineContentTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost } from "./placement.ts";
 
 const side = (fallback: number) =>
   v.optional(
@@ -111,6 +112,12 @@ export const depictTool = defineContentTool({
     "Errors: INVALID_SMILES, INVALID_SMARTS, MOLECULE_TOO_LARGE.",
   input,
   output,
+  placement: {
+    where: "pool",
+    // A highlight search (SMARTS, MCS) has no time limit of its own: possibly long, whatever its text.
+    cost: ({ smiles, highlight, smarts, mcs_with }) =>
+      smarts !== undefined || highlight === "mcs" ? "costly" : textsCost(smiles, mcs_with),
+  },
   run: async (args): Promise<Drawn> => {
     const options = {
       width: args.width,

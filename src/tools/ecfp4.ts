@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { ecfp4, ECFP4_BITS, ECFP4_METHOD } from "../chem/fingerprint.ts";
 import { count, givenSmiles, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost } from "./placement.ts";
 
 /** `ecfp4`: circular fingerprint as hex. */
 export const ecfp4Tool = defineTool({
@@ -26,6 +27,7 @@ export const ecfp4Tool = defineTool({
     popcount: count("Number of set bits."),
     method: v.pipe(v.string(), v.description("Fingerprint definition and reference.")),
   }),
+  placement: { where: "by_cost", cost: ({ smiles }) => textsCost(smiles) },
   list: { cap: 500, columns: ["popcount", "hex"] },
   run: ({ smiles }) => {
     // The set-bit indices would repeat the hex; the spec's ecfp4 result is the hex plus the popcount.

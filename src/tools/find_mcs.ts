@@ -9,6 +9,7 @@ import {
 } from "../chem/mcs.ts";
 import { count, ISOLATION_GRACE_S, smilesString } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost, WARM_UP_SMILES } from "./placement.ts";
 
 /** Method text echoed in results. */
 export const MCS_METHOD = "RDKit FMCS (Dalke & Hastings, J. Cheminform. 2013, 5(Suppl 1), O6, " +
@@ -111,7 +112,12 @@ export const findMcsTool = defineTool({
     method: v.pipe(v.string(), v.description("Method and reference.")),
   }),
   // FMCS stops itself at timeout_seconds; the worker deadline only catches what comes after the search.
-  isolation: { deadlineMs: ({ timeout_seconds }) => (timeout_seconds + ISOLATION_GRACE_S) * 1000 },
+  placement: {
+    where: "pool",
+    deadlineMs: ({ timeout_seconds }) => (timeout_seconds + ISOLATION_GRACE_S) * 1000,
+    cost: ({ smiles_list }) => textsCost(smiles_list),
+    warmUp: [{ smiles_list: [WARM_UP_SMILES.paracetamol, WARM_UP_SMILES.atenolol] }],
+  },
   run: (args) => {
     const result = findMcs(args.smiles_list, {
       timeoutSeconds: args.timeout_seconds,

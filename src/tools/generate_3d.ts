@@ -15,6 +15,7 @@ import {
 import { round } from "../chem/identity.ts";
 import { count, givenSmiles, ISOLATION_GRACE_S, num, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost, WARM_UP_SMILES } from "./placement.ts";
 
 /** Fixed text naming the method, returned with every result. */
 export const GENERATE_3D_METHOD: string =
@@ -128,7 +129,13 @@ export const generate3dTool = defineTool({
   }),
   // The engine stops itself at its time limit; the worker deadline is the backstop.
   list: { cap: 10 },
-  isolation: { deadlineMs: () => DEFAULT_TIME_LIMIT_MS + ISOLATION_GRACE_S * 1000 },
+  placement: {
+    where: "pool",
+    deadlineMs: () => DEFAULT_TIME_LIMIT_MS + ISOLATION_GRACE_S * 1000,
+    cost: ({ smiles }) => textsCost(smiles),
+    // Twice: the force-field code reaches its optimised form over the first few molecules, not on the first.
+    warmUp: [{ smiles: WARM_UP_SMILES.paracetamol }, { smiles: WARM_UP_SMILES.atenolol }],
+  },
   run: ({ smiles, max_iterations, format }) => {
     const c = generate3d(smiles, { maxIterations: max_iterations });
     const e = c.energyTerms;

@@ -3,6 +3,7 @@ import { LIPINSKI_THRESHOLDS, lipinskiCheck } from "../chem/properties.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
 import { componentFields, count, givenSmiles, num, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost } from "./placement.ts";
 
 /** Method text of lipinski_check results. */
 export const LIPINSKI_METHOD = "Rule of five (Lipinski et al., Adv. Drug Deliv. Rev. 1997, 23, 3, " +
@@ -41,6 +42,7 @@ export const lipinskiCheckTool = defineTool({
     passes: v.pipe(v.boolean(), v.description("True with at most one violation.")),
     method: v.pipe(v.string(), v.description("Rule and reference.")),
   }),
+  placement: { where: "pool", cost: ({ smiles }) => textsCost(smiles) },
   list: { cap: 1000, columns: ["passes", "violations", "rules.value", "parent_smiles"] },
   run: ({ smiles }) => ({ smiles, ...lipinskiCheck(smiles), method: LIPINSKI_METHOD }),
 });

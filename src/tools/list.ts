@@ -17,7 +17,7 @@
  */
 import * as v from "valibot";
 import { CancelledError, ChemError } from "../errors.ts";
-import { ITEMS_SUFFIX, POOLED_DEADLINE_MS } from "./placement.ts";
+import { type CallCost, ITEMS_SUFFIX, POOLED_DEADLINE_MS } from "./placement.ts";
 import type { ListSpec, ObjectSchema, Tool } from "./tool.ts";
 import {
   type Entry,
@@ -138,7 +138,12 @@ export function listFormOf(tool: Tool): ListForm | undefined {
       annotations: tool.annotations,
       input: v.looseObject({}),
       output: v.looseObject({}),
-      ...(tool.isolation ? { isolation: { deadlineMs: (args) => chunkDeadlineMs(tool, args) } } : {}),
+      placement: {
+        where: "pool",
+        chunkOf: tool.name,
+        cost: (args) => chunkCost(tool, item, args),
+        ...(tool.placement?.deadlineMs ? { deadlineMs: (args) => chunkDeadlineMs(tool, args) } : {}),
+      },
       run: (args) => runItems(form, args),
     },
   };
@@ -151,16 +156,24 @@ export function chunkToolOf(tool: Tool): Tool | undefined {
   return listFormOf(tool)?.chunk;
 }
 
+/** A chunk's cost: the dearest of its molecules' calls, as the single tool reads them. */
+function chunkCost(tool: Tool, item: string, args: Record<string, unknown>): CallCost {
+  const cost = tool.placement?.cost as ((args: Record<string, unknown>) => CallCost) | undefined;
+  const { [LIST_ARG]: list, start: _start, left_ms: _left, ...rest } = args;
+  if (!cost || !Array.isArray(list)) return "light";
+  return list.some((one) => cost({ ...rest, [item]: one }) === "costly") ? "costly" : "light";
+}
+
 /** A chunk's deadline: its tool's limit for one molecule, no later than what is left of the list's deadline. */
 function chunkDeadlineMs(tool: Tool, args: Record<string, unknown>): number {
-  const own = tool.isolation!.deadlineMs(args as never);
+  const own = tool.placement!.deadlineMs!(args as never);
   const left = typeof args.left_ms === "number" ? args.left_ms : own;
   return Math.max(1, Math.min(own, left));
 }
 
 /** The limit of one molecule of `form`'s tool with `rest`, ms (see {@link LIST_DEADLINE_FACTOR}). */
 export function itemLimitMs(form: ListForm, rest: Record<string, unknown>): number {
-  return form.single.isolation ? form.single.isolation.deadlineMs(rest as never) : POOLED_DEADLINE_MS;
+  return form.single.placement?.deadlineMs?.(rest as never) ?? POOLED_DEADLINE_MS;
 }
 
 /**
@@ -270,7 +283,7 @@ async function runChunk(
     // A chunk of a bounded tool lasts tens of ms: on a stop it is let finish, and its worker stays, where
     // withdrawing it would retire the worker and make the next call wait for a new one. A chunk of a tool that
     // can run away is withdrawn with its worker.
-    const withdraw = form.single.isolation ? stop.signal : undefined;
+    const withdraw = form.single.placement?.deadlineMs ? stop.signal : undefined;
     const left_ms = Math.max(1, Math.round(stop.end - now()));
     return await run(form.chunk, { ...rest, [LIST_ARG]: smiles, start, left_ms }, withdraw) as ChunkResult;
   } catch (error) {

@@ -39,5 +39,6 @@ export const nameToSmilesTool = defineTool({
     source: v.pipe(v.string(), v.description("Host of the lookup service.")),
   }),
   // The lookup runs on the protocol thread, whose RDKit only ever sees molecules the pool calls small.
+  placement: { where: "in_place" },
   run: ({ name }) => nameToSmiles(name, LIGHT_MAX_ATOMS),
 });

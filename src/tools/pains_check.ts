@@ -3,6 +3,7 @@ import { ALERTS_MAX_HEAVY_ATOMS, PAINS_METHOD, painsCheckSmiles } from "../chem/
 import { alertOutput, alertResult } from "./brenk_check.ts";
 import { smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost } from "./placement.ts";
 
 /** `pains_check`: PAINS substructure filters. */
 export const painsCheckTool = defineTool({
@@ -20,6 +21,7 @@ export const painsCheckTool = defineTool({
     smiles: smilesArg(),
   }),
   output: alertOutput("PAINS class", "PAINS_A, PAINS_B or PAINS_C"),
+  placement: { where: "pool", cost: ({ smiles }) => textsCost(smiles) },
   list: { cap: 1000, columns: ["passes", "alerts.name"] },
   run: ({ smiles }) => alertResult(smiles, painsCheckSmiles(smiles, ALERTS_MAX_HEAVY_ATOMS), PAINS_METHOD),
 });

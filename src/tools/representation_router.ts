@@ -3,6 +3,7 @@ import { chooseRepresentation, TASK_KINDS } from "../chem/represent.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
 import { givenSmiles, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost } from "./placement.ts";
 
 /** `representation_router`: pick the text representation that suits an LLM task. */
 export const representationRouterTool = defineTool({
@@ -48,6 +49,7 @@ export const representationRouterTool = defineTool({
     heuristic: v.pipe(v.literal(true), v.description("Always true: documented rules, not a benchmark.")),
   }),
   // The rule, and so the representation and its reason, rest on the task alone: the same for every molecule.
+  placement: { where: "pool", cost: ({ smiles }) => textsCost(smiles) },
   list: { cap: 100, columns: ["text"], shared: ["representation", "reason", "rule", "matched"] },
   run: ({ smiles, task, task_kind }) => ({
     smiles,

@@ -4,6 +4,7 @@ import { round } from "../chem/identity.ts";
 import { loadSaFragmentTable, saScore } from "../chem/sascore.ts";
 import { count, givenSmiles, num, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost, WARM_UP_SMILES } from "./placement.ts";
 
 /** Method text echoed in results. */
 export const RETRO_METHOD = "One-step BRICS disconnection with RDKit's BRICS rules: Degen et al. 2008 " +
@@ -105,6 +106,11 @@ export const retrosynthesisTool = defineTool({
   }),
   // Rows keep each disconnection's fragments and their SA scores, best first; the cut bond's atoms and BRICS
   // environments are workings (the environments are also the [n*] labels of the fragments).
+  placement: {
+    where: "pool",
+    cost: ({ smiles }) => textsCost(smiles),
+    warmUp: [{ smiles: WARM_UP_SMILES.atenolol }],
+  },
   list: {
     cap: 50,
     columns: [

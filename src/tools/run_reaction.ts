@@ -9,6 +9,7 @@ import {
 } from "../chem/reaction.ts";
 import { count, ISOLATION_GRACE_S, smilesString } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost } from "./placement.ts";
 
 /**
  * Wall-clock bound of one enumeration, s: the longest any tool computes (src/pool/placement.ts), fixed rather than
@@ -87,7 +88,11 @@ export const runReactionTool = defineTool({
     ),
     unsanitizable: count("Outcomes dropped: a product could not be sanitised."),
   }),
-  isolation: { deadlineMs: () => (REACTION_TIMEOUT_S + ISOLATION_GRACE_S) * 1000 },
+  placement: {
+    where: "pool",
+    deadlineMs: () => (REACTION_TIMEOUT_S + ISOLATION_GRACE_S) * 1000,
+    cost: ({ reaction, reactants }) => textsCost(reaction, reactants),
+  },
   run: ({ reaction, reactants, max_products }) => {
     const slots = reactants.map((slot) => typeof slot === "string" ? [slot] : slot);
     const result = runReaction(reaction, slots, {

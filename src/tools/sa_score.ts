@@ -4,6 +4,7 @@ import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
 import { loadSaFragmentTable, SA_METHOD, SA_SYNTHESIZABLE_BELOW, saScore } from "../chem/sascore.ts";
 import { count, givenSmiles, num, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost } from "./placement.ts";
 
 const r4 = (x: number) => round(x, 4);
 
@@ -63,6 +64,7 @@ export const saScoreTool = defineTool({
     ),
     method: v.pipe(v.string(), v.description("Method and reference.")),
   }),
+  placement: { where: "pool", cost: ({ smiles }) => textsCost(smiles) },
   list: { cap: 1000, columns: ["sa_score", "synthesizable"] },
   run: async ({ smiles }) => {
     await loadSaFragmentTable();

@@ -9,6 +9,7 @@ import { ECFP4_METHOD } from "../chem/fingerprint.ts";
 import { similaritySearch } from "../chem/similarity.ts";
 import { smilesArg, smilesString } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost } from "./placement.ts";
 
 /** Most library entries one search takes (as POST /similarity); 10,000 drug-like SMILES fit the 1 MiB request. */
 export const MAX_LIBRARY_SIZE = 10_000;
@@ -50,6 +51,7 @@ export const similaritySearchTool = defineTool({
     ),
     method: v.pipe(v.string(), v.description("Fingerprint definition and reference.")),
   }),
+  placement: { where: "pool", cost: ({ query, library }) => textsCost(query, library) },
   run: ({ query, library, threshold, top_k }) => ({
     hits: similaritySearch(query, library, threshold).slice(0, top_k),
     method: ECFP4_METHOD,

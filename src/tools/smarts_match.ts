@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { MAX_MATCHES_LIMIT, smartsMatch } from "../chem/substructure.ts";
 import { count, givenSmiles, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost, WARM_UP_SMILES } from "./placement.ts";
 
 /** Default wall-clock bound of one search, s. */
 export const DEFAULT_SMARTS_TIMEOUT_S = 10;
@@ -59,6 +60,11 @@ export const smartsMatchTool = defineTool({
     truncated: v.pipe(v.boolean(), v.description("True when the search stopped at max_matches.")),
   }),
   list: { cap: 1000, columns: ["matched", "match_count", "truncated"] },
-  isolation: { deadlineMs: ({ timeout_seconds }) => timeout_seconds * 1000 },
+  placement: {
+    where: "pool",
+    deadlineMs: ({ timeout_seconds }) => timeout_seconds * 1000,
+    cost: ({ smiles, smarts }) => textsCost(smiles, smarts),
+    warmUp: [{ smiles: WARM_UP_SMILES.paracetamol, smarts: "[OX2H]" }],
+  },
   run: ({ smiles, smarts, max_matches }) => ({ smiles, smarts, ...smartsMatch(smiles, smarts, max_matches) }),
 });

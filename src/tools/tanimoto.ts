@@ -3,6 +3,7 @@ import { ECFP4_METHOD, tanimoto } from "../chem/fingerprint.ts";
 import { queryFingerprint, similarityTo } from "../chem/similarity.ts";
 import { count, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost } from "./placement.ts";
 
 /** `tanimoto`: ECFP4 similarity of two molecules. */
 export const tanimotoTool = defineTool({
@@ -25,6 +26,7 @@ export const tanimotoTool = defineTool({
     bits_b: count("Bits set in the second fingerprint."),
     method: v.pipe(v.string(), v.description("Fingerprint definition and reference.")),
   }),
+  placement: { where: "by_cost", cost: ({ smiles_a, smiles_b }) => textsCost(smiles_a, smiles_b) },
   list: {
     cap: 1000,
     item: "smiles_b",

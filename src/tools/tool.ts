@@ -5,6 +5,7 @@
  * @module
  */
 import type * as v from "valibot";
+import type { Placement } from "./placement.ts";
 
 /** Any valibot schema usable as a tool's input or output (an object schema). */
 export type ObjectSchema = v.GenericSchema<Record<string, unknown>, Record<string, unknown>>;
@@ -71,10 +72,10 @@ export interface Tool<
   /** Result schema; every successful result conforms to it. */
   readonly output: O;
   /**
-   * Set for tools whose running time some inputs can push past every bound RDKit offers: the call then runs in a
-   * worker and is stopped after `deadlineMs(args)` (see src/pool/runner.ts).
+   * Where the tool runs (in place, in the pool by cost, in the pool always), its own time limit, what a call
+   * costs, and a starting worker's warm-up calls (src/tools/placement.ts). Without it: in place.
    */
-  readonly isolation?: { readonly deadlineMs: (args: v.InferOutput<I>) => number };
+  readonly placement?: Placement<v.InferOutput<I>>;
   /** Set for one-molecule tools that `batch` runs over a list of molecules (src/tools/list.ts). */
   readonly list?: ListSpec;
   /**

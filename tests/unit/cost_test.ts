@@ -16,7 +16,7 @@ import {
 } from "../../src/chem/cost.ts";
 import { toMolJson } from "../../src/chem/moljson/writer.ts";
 import { fromMolJson } from "../../src/chem/moljson/reader.ts";
-import { isCostlyInput } from "../../src/pool/placement.ts";
+import { molJsonCost, textsCost } from "../../src/tools/placement.ts";
 import { parseSmiles, withMol } from "../../src/chem/rdkit.ts";
 import { ChemError } from "../../src/errors.ts";
 import { CIP_ATTACK, DENSE_DESCRIPTOR_ATTACK, DENSE_PARSE_ATTACK, denseGraph } from "../data/costly.ts";
@@ -117,15 +117,14 @@ test("the attacks are refused with the limit they break, before RDKit sees them"
 test("costly but honest inputs are accepted and sent to the pool", () => {
   for (const smiles of [CIP_ATTACK, RUNAWAY_MOLECULE, "C".repeat(151), denseGraph(150, 60, "C", 1, 4)]) {
     assert.equal(costRefusal(textCost(smiles)), undefined, smiles.slice(0, 40));
-    assert.equal(isCostlyInput({ smiles }), true, smiles.slice(0, 40));
+    assert.equal(textsCost(smiles), "costly", smiles.slice(0, 40));
   }
   assert.ok(
     textCost(RUNAWAY_MOLECULE).ringClosures ** 2 / textCost(RUNAWAY_MOLECULE).atoms < MAX_RING_DENSITY,
   );
-  assert.equal(isCostlyInput({ smiles_list: ["CCO", CIP_ATTACK] }), true);
-  assert.equal(isCostlyInput({ smiles: "CCO", smarts: "[#6]" }), false);
-  assert.equal(isCostlyInput({ moljson: { atoms: new Array(151).fill({}), bonds: [] } }), true);
-  assert.equal(isCostlyInput({ task: CIP_ATTACK }), false);
+  assert.equal(textsCost(["CCO", CIP_ATTACK]), "costly");
+  assert.equal(textsCost("CCO", "[#6]"), "light");
+  assert.equal(molJsonCost({ atoms: new Array(151).fill({}), bonds: [] }), "costly");
 });
 
 test("JSON documents RDKit would read as molecules are refused as INVALID_SMILES", () => {

@@ -14,13 +14,7 @@ import {
   type WorkerReply,
   type WorkerRequest,
 } from "../../src/pool/runner.ts";
-import {
-  inputAtoms,
-  ITEMS_SUFFIX,
-  POOLED_DEADLINE_MS,
-  POOLED_TOOLS,
-  WARM_UP_CALLS,
-} from "../../src/pool/placement.ts";
+import { ITEMS_SUFFIX, POOLED_DEADLINE_MS, textsCost, warmUpCalls } from "../../src/tools/placement.ts";
 import { SPARE_AFTER_MS, STALL_CPU_MS } from "../../src/pool/policy.ts";
 import { LIGHT_MAX_ATOMS } from "../../src/chem/cost.ts";
 import { TOOLS, WORKER_TOOLS } from "../../src/tools/registry.ts";
@@ -51,7 +45,9 @@ function fakeTool(name: string, isolated: boolean): Tool {
     annotations: LOCAL_COMPUTATION,
     input: v.object({ behaviour: v.any() }),
     output: v.object({}),
-    ...(isolated ? { isolation: { deadlineMs: () => 100 } } : {}),
+    placement: isolated
+      ? { where: "pool", deadlineMs: () => 100 }
+      : { where: "by_cost", cost: (a: Record<string, unknown>) => textsCost(a.smiles, a.smiles_list) },
     run: () => ({ ranInPlace: true }),
   }) as unknown as Tool;
 }
@@ -152,6 +148,16 @@ class FakeWorkers {
 
 const wasm = {} as WebAssembly.Module; // never instantiated by fake workers
 
+/** The deadline of a pooled call as the runner plans it; `undefined` for a call run in place. */
+function pooledDeadline(
+  runner: IsolatedRunner,
+  tool: Tool,
+  args: Record<string, unknown>,
+): number | undefined {
+  const plan = runner.plan(tool, args);
+  return plan.where === "in_place" ? undefined : plan.deadlineMs;
+}
+
 /**
  * Waits until `count` fake calls run (at most 5 s): fake workers start on timers, which a loaded machine runs
  * late, so a fixed sleep can look before they have.
@@ -162,7 +168,10 @@ async function untilRunning(workers: FakeWorkers, count: number): Promise<void> 
 }
 
 /** A chunk of a list call on a costly input: a call that can run long, and may take any worker. */
-const LONG_CHUNK = fakeTool("pooled" + ITEMS_SUFFIX, false);
+const LONG_CHUNK = {
+  ...fakeTool("pooled" + ITEMS_SUFFIX, false),
+  placement: { where: "pool", chunkOf: "pooled", cost: (a: Record<string, unknown>) => textsCost(a.smiles) },
+} as Tool;
 const COSTLY = "C".repeat(LIGHT_MAX_ATOMS + 1);
 const inPlace = fakeTool("in_place", false);
 const isolated = fakeTool("isolated", true);
@@ -268,7 +277,7 @@ test("never more workers than the pool size; waiting calls get the next free one
 test("searches that may run to their time limit hold at most size - 1 workers; bounded calls pass them", async () => {
   const workers = new FakeWorkers();
   const slow = fakeTool("slow_search", false);
-  const slowSearch = { ...slow, isolation: { deadlineMs: () => 400 } } as Tool;
+  const slowSearch = { ...slow, placement: { where: "pool", deadlineMs: () => 400 } } as Tool;
   const { pooled, runner } = pooledRunner(workers, { size: 3 });
   const searches = [1, 2, 3].map(() => runner.run(slowSearch, { behaviour: { hang: true } }));
   await untilRunning(workers, 2);
@@ -316,7 +325,7 @@ test("when long calls hold every worker past SPARE_AFTER_MS, a spare starts for 
     ...isolated,
     name: "isolated" + ITEMS_SUFFIX,
     // Long enough that a loaded machine does not end the chunks before the spare is due.
-    isolation: { deadlineMs: () => 6_000 },
+    placement: { where: "pool", chunkOf: "isolated", deadlineMs: () => 6_000 },
   } as Tool;
   const issued = performance.now();
   const chunks = [1, 2].map(() => runner.run(chunkTool, { behaviour: { hang: true } }));
@@ -337,7 +346,11 @@ test("when long calls hold every worker past SPARE_AFTER_MS, a spare starts for 
 test("list chunks of a tool that can run long take every worker; a single search keeps to size - 1", async () => {
   const workers = new FakeWorkers();
   const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 2 });
-  const chunkTool = { ...isolated, name: "isolated" + ITEMS_SUFFIX } as Tool;
+  const chunkTool = {
+    ...isolated,
+    name: "isolated" + ITEMS_SUFFIX,
+    placement: { where: "pool", chunkOf: "isolated", deadlineMs: () => 100 },
+  } as Tool;
   const chunks = [1, 2].map((n) => runner.run(chunkTool, { behaviour: { ms: 100, value: n } }));
   assert.deepEqual(await Promise.all(chunks), [1, 2]);
   assert.equal(workers.maxRunning, 2, "both chunks ran at once");
@@ -351,7 +364,7 @@ test("list chunks of a tool that can run long take every worker; a single search
 test("SERVER_BUSY says what holds the workers", async () => {
   const workers = new FakeWorkers();
   const { pooled, runner } = pooledRunner(workers, { size: 2, pooledDeadlineMs: 1_000, queueDeadlineMs: 50 });
-  const slowSearch = { ...isolated, isolation: { deadlineMs: () => 400 } } as Tool;
+  const slowSearch = { ...isolated, placement: { where: "pool", deadlineMs: () => 400 } } as Tool;
   const search = runner.run(slowSearch, { behaviour: { hang: true } });
   await untilRunning(workers, 1);
   await assert.rejects(
@@ -409,7 +422,7 @@ test("a queue that moves is honest load: calls waiting far past the queue deadli
 test("a search whose share is full is refused at the queue deadline, whatever else starts meanwhile", async () => {
   const workers = new FakeWorkers();
   const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 2, queueDeadlineMs: 50 });
-  const slowSearch = { ...isolated, isolation: { deadlineMs: () => 1_000 } } as Tool;
+  const slowSearch = { ...isolated, placement: { where: "pool", deadlineMs: () => 1_000 } } as Tool;
   const first = runner.run(slowSearch, { behaviour: { hang: true } });
   first.catch(() => {});
   while (workers.running === 0) await new Promise((r) => setTimeout(r, 5)); // the first search runs
@@ -430,7 +443,7 @@ test("a long call that has done little work is slow, not stuck: the search behin
   let cpuMs = 0; // what every worker reports, as a busy machine would let a runaway use it
   const spawn = () => ({ ...workers.spawn(), cpuMs: () => cpuMs });
   const runner = new IsolatedRunner({ spawn, wasm, size: 2, queueDeadlineMs: 50 });
-  const slowSearch = { ...isolated, isolation: { deadlineMs: () => 5_000 } } as Tool;
+  const slowSearch = { ...isolated, placement: { where: "pool", deadlineMs: () => 5_000 } } as Tool;
   const first = runner.run(slowSearch, { behaviour: { hang: true } });
   first.catch(() => {});
   while (workers.running === 0) await new Promise((r) => setTimeout(r, 5));
@@ -504,9 +517,9 @@ test("a call on a large input runs in the pool whatever the tool; a worker that 
   const workers = new FakeWorkers();
   const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 1 });
   const big = "C".repeat(LIGHT_MAX_ATOMS + 1);
-  assert.equal(runner.deadlineMs(inPlace, { smiles: "CCO" }), undefined);
-  assert.equal(runner.deadlineMs(inPlace, { smiles: big }), POOLED_DEADLINE_MS);
-  assert.equal(runner.deadlineMs(inPlace, { smiles_list: ["C", big] }), POOLED_DEADLINE_MS);
+  assert.equal(pooledDeadline(runner, inPlace, { smiles: "CCO" }), undefined);
+  assert.equal(pooledDeadline(runner, inPlace, { smiles: big }), POOLED_DEADLINE_MS);
+  assert.equal(pooledDeadline(runner, inPlace, { smiles_list: ["C", big] }), POOLED_DEADLINE_MS);
   assert.deepEqual(await runner.run(inPlace, { smiles: big, behaviour: { ms: 1, value: { big: 1 } } }), {
     big: 1,
   });
@@ -544,7 +557,7 @@ test("if RDKit fails on the protocol thread, every later call goes to the pool",
   const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 1, log: (m) => logged.push(m) });
   await assert.rejects(runner.run(trapping, { behaviour: null }), WebAssembly.RuntimeError);
   assert.match(logged.join("\n"), /every later call runs in the pool/);
-  assert.equal(runner.deadlineMs(inPlace, {}), POOLED_DEADLINE_MS);
+  assert.equal(pooledDeadline(runner, inPlace, {}), POOLED_DEADLINE_MS);
   assert.deepEqual(await runner.run(inPlace, { behaviour: { ms: 1, value: { pooled: 1 } } }), { pooled: 1 });
   runner.close();
 });
@@ -572,7 +585,7 @@ test("a typed error or a result failing its schema on the protocol thread leaves
     runner.run(failing(new ChemError("INVALID_SMILES", "x")), { behaviour: null }),
     ChemError,
   );
-  assert.equal(runner.deadlineMs(inPlace, {}), undefined);
+  assert.equal(pooledDeadline(runner, inPlace, {}), undefined);
   assert.deepEqual(logged, []);
   assert.equal(workers.spawned, 0);
 });
@@ -597,21 +610,12 @@ test("a cancelled bounded call is answered CancelledError at once; it finishes i
   runner.close();
 });
 
-test("inputAtoms counts the largest SMILES, SMARTS or MolJSON of a call's arguments", () => {
-  assert.equal(inputAtoms({ smiles: "CC(=O)Oc1ccccc1C(=O)O" }), 13);
-  assert.equal(inputAtoms({ smiles_a: "CCO", smiles_b: "c1ccccc1" }), 6);
-  assert.equal(inputAtoms({ smiles_list: ["C", "CCCC", "CC"] }), 4);
-  assert.equal(inputAtoms({ smiles: "C", smarts: "[#6]~[#7]~[#8]" }), 3);
-  assert.equal(inputAtoms({ moljson: { atoms: [{}, {}, {}, {}, {}] } }), 5);
-  assert.equal(inputAtoms({ task: "CCCCCCCCCCCCCCCCCCCCCCCC as free text does not count" }), 0);
-});
-
 test("a tool named in `pooled` runs in a worker with the pool deadline; others stay in place", async () => {
   const workers = new FakeWorkers();
   const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 1, pooled: new Set(["in_place"]) });
-  assert.equal(runner.deadlineMs(inPlace, {}), POOLED_DEADLINE_MS);
-  assert.equal(runner.deadlineMs(isolated, {}), 100, "a tool's own deadline wins");
-  assert.equal(runner.deadlineMs(fakeTool("cheap", false), {}), undefined);
+  assert.equal(pooledDeadline(runner, inPlace, {}), POOLED_DEADLINE_MS);
+  assert.equal(pooledDeadline(runner, isolated, {}), 100, "a tool's own deadline wins");
+  assert.equal(pooledDeadline(runner, fakeTool("cheap", false), {}), undefined);
   assert.deepEqual(await runner.run(inPlace, { behaviour: { ms: 1, value: { inWorker: true } } }), {
     inWorker: true,
   });
@@ -743,22 +747,21 @@ test("serveToolWorker reports ready once RDKit is loaded, then warms up; a call 
   );
 });
 
-test("WARM_UP_CALLS are valid calls of pooled tools, and every one succeeds", async () => {
+test("the tools' warm-up calls are valid calls of pooled tools, and every one succeeds", async () => {
   await loadTestRDKit();
   const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
-  for (const call of WARM_UP_CALLS) {
+  const calls = warmUpCalls(WORKER_TOOLS);
+  assert.ok(calls.length >= 7);
+  for (const call of calls) {
     const tool = byName.get(call.tool);
     assert.ok(tool, call.tool);
-    assert.ok(POOLED_TOOLS.has(call.tool) || tool.isolation, `${call.tool} runs in the pool`);
+    assert.equal(tool.placement?.where, "pool", `${call.tool} runs in the pool`);
     const result = await tool.run(v.parse(tool.input, call.args));
     assert.ok(v.safeParse(tool.output, result).success, `${call.tool} result matches its schema`);
   }
-  const served = new Map(WORKER_TOOLS.map((tool) => [tool.name, tool]));
-  for (const name of POOLED_TOOLS) {
-    // A pooled tool without a list form (depict) has no chunk runner to serve.
-    const single = name.endsWith(":items") ? served.get(name.slice(0, -":items".length)) : undefined;
-    if (single && !single.list) continue;
-    assert.ok(served.has(name), `pooled tool ${name} exists`);
+  const served = new Set(WORKER_TOOLS.map((tool) => tool.name));
+  for (const tool of TOOLS.filter((t) => t.list && t.placement?.where === "pool")) {
+    assert.ok(served.has(tool.name + ITEMS_SUFFIX), `chunks of ${tool.name} are served`);
   }
 });
 

@@ -286,7 +286,7 @@ function runawayPool(starts: number[] = []): RunTool {
     starts.push(performance.now());
     const items = args.smiles_list as string[];
     if (!items.includes(RUNAWAY)) return Promise.resolve(t.run(args));
-    const limit = t.isolation!.deadlineMs(args as never);
+    const limit = t.placement!.deadlineMs!(args as never);
     return new Promise((_resolve, reject) => {
       const timer = setTimeout(() => reject(new ChemError("COMPUTATION_TIMEOUT", "stopped")), limit);
       signal?.addEventListener("abort", () => {
@@ -378,11 +378,12 @@ test("a list answer is capped: the entries past the cap hold ANSWER_TOO_LARGE in
 
 test("a chunk's deadline is its tool's limit for one molecule, no later than what is left of the list's", () => {
   const chunk = listFormOf(tool("smarts_match"))!.chunk;
-  assert.equal(chunk.isolation!.deadlineMs({ timeout_seconds: 5 } as never), 5000);
-  assert.equal(chunk.isolation!.deadlineMs({ timeout_seconds: 5, left_ms: 1200 } as never), 1200);
-  assert.equal(chunk.isolation!.deadlineMs({ timeout_seconds: 1, left_ms: 9000 } as never), 1000);
+  const deadlineMs = chunk.placement!.deadlineMs!;
+  assert.equal(deadlineMs({ timeout_seconds: 5 } as never), 5000);
+  assert.equal(deadlineMs({ timeout_seconds: 5, left_ms: 1200 } as never), 1200);
+  assert.equal(deadlineMs({ timeout_seconds: 1, left_ms: 9000 } as never), 1000);
   // A bounded tool's chunk has no deadline of its own: the pool gives it the pooled deadline.
-  assert.equal(listFormOf(tool("calc_properties"))!.chunk.isolation, undefined);
+  assert.equal(listFormOf(tool("calc_properties"))!.chunk.placement?.deadlineMs, undefined);
 });
 
 test("workers serve the chunk tools; chunk size is at most a fortieth of the cap, ≥ 4 chunks per worker", () => {
