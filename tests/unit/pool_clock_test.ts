@@ -1,0 +1,244 @@
+// The pool's rules (src/pool/) proven on a model clock with fake workers: no real time passes and nothing
+// sleeps, so each rule is checked at its exact time, and the file passes the same way on a busy machine.
+// Queue deadline, the stall and CPU-time rules, spares and the one-worker standby, trimming, retirement and
+// replacement, and the worker slot's states.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as v from "valibot";
+import { IsolatedRunner } from "../../src/pool/runner.ts";
+import {
+  BOUNDED_SPARE_AFTER_MS,
+  QUEUE_DEADLINE_MS,
+  SPARE_AFTER_MS,
+  SPARE_LINGER_MS,
+  STALL_CPU_MS,
+} from "../../src/pool/policy.ts";
+import { WorkerSlot } from "../../src/pool/slot.ts";
+import { defineTool, LOCAL_COMPUTATION, type Tool } from "../../src/tools/tool.ts";
+import type { Placement } from "../../src/tools/placement.ts";
+import { ChemError } from "../../src/errors.ts";
+import { type Behaviour, ModelClock, ModelWorkers } from "../helpers/model_clock.ts";
+
+const wasm = {} as WebAssembly.Module;
+
+function fake(name: string, placement: Placement): Tool {
+  return defineTool({
+    name,
+    title: name,
+    description: name,
+    annotations: LOCAL_COMPUTATION,
+    input: v.object({ behaviour: v.any() }),
+    output: v.object({}),
+    placement,
+    run: () => ({}),
+  }) as unknown as Tool;
+}
+
+/** A pooled tool without a limit of its own (bounded calls). */
+const BOUNDED = fake("bounded", { where: "pool" });
+/** A tool with a time limit of its own: its calls are possibly long. */
+const SEARCH = fake("search", { where: "pool", deadlineMs: () => 20_000 });
+/** Chunks of a list of a tool that may run long. */
+const CHUNK = fake("search:items", { where: "pool", chunkOf: "search", deadlineMs: () => 20_000 });
+
+/** A call's outcome as the test sees it, without awaiting it. */
+interface Watched {
+  settled: boolean;
+  value?: unknown;
+  error?: unknown;
+}
+
+function watch(promise: Promise<unknown>): Watched {
+  const watched: Watched = { settled: false };
+  promise.then(
+    (value) => Object.assign(watched, { settled: true, value }),
+    (error) => Object.assign(watched, { settled: true, error }),
+  );
+  return watched;
+}
+
+function pool(size: number, startMs = 100) {
+  const clock = new ModelClock();
+  const workers = new ModelWorkers(clock, startMs);
+  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size, clock });
+  const call = (tool: Tool, behaviour: Behaviour) => watch(runner.run(tool, { behaviour }));
+  return { clock, workers, runner, call };
+}
+
+const HANG: Behaviour = { hang: true };
+const isBusy = (w: Watched) => w.error instanceof ChemError && w.error.code === "SERVER_BUSY";
+
+test("a search behind a runaway search is answered SERVER_BUSY exactly at the queue deadline", async () => {
+  const { clock, runner, call } = pool(2);
+  const runaway = call(SEARCH, HANG);
+  await clock.advance(200); // the worker has started and the runaway runs
+  const waiting = call(SEARCH, { ms: 10, value: 1 });
+  await clock.advance(QUEUE_DEADLINE_MS - 1);
+  assert.equal(waiting.settled, false, "not a moment early");
+  await clock.advance(1);
+  assert.ok(isBusy(waiting), "refused at the deadline");
+  assert.match((waiting.error as Error).message, /searches that may run to their time limit may hold 1 of 2/);
+  assert.equal(runaway.settled, false);
+  runner.close();
+});
+
+test("a queue that moves is honest load: 8 calls of 3 s on one worker all end, none refused", async () => {
+  const { clock, call } = pool(1);
+  const calls = Array.from({ length: 8 }, (_, n) => call(BOUNDED, { ms: 3_000, value: n }));
+  await clock.advance(8 * 3_000 + 200);
+  assert.deepEqual(calls.map((c) => c.value), [0, 1, 2, 3, 4, 5, 6, 7]);
+});
+
+test("the CPU rule: a search that has done little work is slow, not stuck, until it has done STALL_CPU_MS", async () => {
+  const { clock, workers, runner, call } = pool(2);
+  workers.cpuShare = 0.1; // a busy machine: a tenth of a core
+  call(SEARCH, HANG);
+  await clock.advance(100);
+  const waiting = call(SEARCH, { ms: 10, value: 1 });
+  // CPU reaches STALL_CPU_MS after 10 s of wall time; the queue deadline counts from then.
+  await clock.advance(STALL_CPU_MS * 10 - 200);
+  assert.equal(waiting.settled, false, "not refused while the holder has done little work");
+  await clock.advance(200 + QUEUE_DEADLINE_MS + 200);
+  assert.ok(isBusy(waiting));
+  runner.close();
+});
+
+test("an honest bounded call beside runaway searches takes the worker they may not: answered in its own time", async () => {
+  const { clock, runner, call } = pool(2);
+  runner.start();
+  await clock.advance(200);
+  const attacks = [1, 2, 3].map(() => call(SEARCH, HANG));
+  await clock.advance(500);
+  const honest = call(BOUNDED, { ms: 20, value: "honest" });
+  await clock.advance(20);
+  assert.equal(honest.value, "honest");
+  await clock.advance(QUEUE_DEADLINE_MS);
+  assert.equal(attacks.filter(isBusy).length, 2, "the attacks beyond the searches' share are refused");
+  runner.close();
+});
+
+test("when long chunks hold every worker past SPARE_AFTER_MS, one spare starts for the bounded call waiting", async () => {
+  const { clock, workers, runner, call } = pool(2);
+  runner.start();
+  await clock.advance(200);
+  [1, 2].map(() => call(CHUNK, HANG));
+  await clock.advance(10);
+  const bounded = call(BOUNDED, { ms: 5, value: 3 });
+  await clock.advance(SPARE_AFTER_MS - 20);
+  assert.equal(workers.spawned, 2, "no spare before the chunks have held their workers SPARE_AFTER_MS");
+  await clock.advance(20);
+  assert.equal(workers.spawned, 3, "one spare");
+  await clock.advance(100 + 5);
+  assert.equal(bounded.value, 3, "answered once the spare has started");
+  runner.close();
+});
+
+test("a bounded call running past BOUNDED_SPARE_AFTER_MS counts as long: a spare starts for the call behind it", async () => {
+  const { clock, workers, runner, call } = pool(1);
+  call(BOUNDED, HANG); // begins once its worker has started, at 100 ms
+  await clock.advance(200);
+  const next = call(BOUNDED, { ms: 5, value: "next" });
+  await clock.advance(BOUNDED_SPARE_AFTER_MS - 110);
+  assert.equal(workers.spawned, 1);
+  await clock.advance(10);
+  assert.equal(workers.spawned, 2, "the spare starts at the threshold");
+  await clock.advance(100 + 5);
+  assert.equal(next.value, "next");
+  runner.close();
+});
+
+test("with one worker a search gets a standby at once; sequential searches start no more and retire none", async () => {
+  const { clock, workers, runner, call } = pool(1);
+  runner.start();
+  await clock.advance(200);
+  for (let n = 0; n < 4; n++) {
+    const search = call(SEARCH, { ms: 50, value: n });
+    await clock.advance(60);
+    assert.equal(search.value, n);
+  }
+  assert.equal(workers.spawned, 2, "one standby");
+  assert.equal(workers.terminated, 0);
+  // The standby stays SPARE_LINGER_MS after it was last needed, then is trimmed.
+  await clock.advance(SPARE_LINGER_MS + 100);
+  assert.equal(workers.terminated, 1, "trimmed once no longer needed");
+  runner.close();
+});
+
+test("a call past its deadline gets COMPUTATION_TIMEOUT at the deadline; a started pool replaces the worker", async () => {
+  const { clock, workers, runner, call } = pool(1);
+  runner.start();
+  await clock.advance(200);
+  const search = call(SEARCH, HANG);
+  await clock.advance(20_000 - 1);
+  assert.equal(search.settled, false);
+  await clock.advance(1);
+  assert.equal((search.error as ChemError).code, "COMPUTATION_TIMEOUT");
+  assert.equal(workers.terminated, 1);
+  assert.equal(workers.spawned, 2, "replaced at once");
+  await clock.advance(200);
+  const next = call(BOUNDED, { ms: 1, value: "ok" });
+  await clock.advance(1);
+  assert.equal(next.value, "ok", "the replacement is warm for the next call");
+  runner.close();
+});
+
+test("a worker that built a very large molecule is retired after its call, and an RDKit trap too", async () => {
+  const { clock, workers, runner, call } = pool(1);
+  const big = call(BOUNDED, { ms: 1, value: 1, retire: true });
+  await clock.advance(200);
+  assert.equal(big.value, 1);
+  assert.equal(workers.terminated, 1);
+  const trap = call(BOUNDED, { fail: "RuntimeError: unreachable" });
+  await clock.advance(200);
+  assert.equal((trap.error as ChemError).code, "UNSUPPORTED_MOLECULE");
+  assert.equal(workers.terminated, 2);
+  runner.close();
+});
+
+test("a typed error keeps the worker", async () => {
+  const { clock, workers, runner, call } = pool(1);
+  const bad = call(BOUNDED, { chem: "INVALID_REACTION" });
+  await clock.advance(200);
+  assert.equal((bad.error as ChemError).code, "INVALID_REACTION");
+  assert.equal(workers.terminated, 0);
+  runner.close();
+});
+
+test("a worker that never starts is stopped at the start limit; the call tries another, then gets SERVER_BUSY", async () => {
+  const clock = new ModelClock();
+  const workers = new ModelWorkers(clock, 1e9);
+  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 1, clock, startupMs: 1_000 });
+  const call = watch(runner.run(BOUNDED, { behaviour: { ms: 1, value: 1 } }));
+  await clock.advance(1_999);
+  assert.equal(call.settled, false);
+  await clock.advance(2);
+  assert.ok(isBusy(call));
+  assert.match((call.error as Error).message, /could not start/);
+  assert.equal(workers.spawned, 2);
+});
+
+test("a worker slot moves through its states in order, and refuses a transition out of order", () => {
+  const clock = new ModelClock();
+  const workers = new ModelWorkers(clock, 0);
+  const slot = new WorkerSlot(clock, 1_000, () => {});
+  assert.equal(slot.state, "queued");
+  slot.start(workers.spawn, wasm);
+  assert.equal(slot.state, "starting");
+  slot.retire();
+  assert.equal(slot.state, "retired");
+  assert.equal(slot.dead, true);
+  slot.retire(); // once retired, stays so
+  assert.equal(slot.state, "retired");
+  // A worker that reports warm before ready breaks the protocol: the slot refuses it rather than guess.
+  let send: (message: { kind: "warm" }) => void = () => {};
+  const early = new WorkerSlot(clock, 1_000, () => {});
+  early.start(() => ({
+    post: () => {},
+    onMessage: (listener) => (send = listener),
+    onFailure: () => {},
+    terminate: () => {},
+    hold: () => {},
+  }), wasm);
+  assert.throws(() => send({ kind: "warm" }), /starting → warm/);
+  early.retire();
+});
