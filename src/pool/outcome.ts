@@ -5,6 +5,7 @@
  */
 import { CancelledError, ChemError } from "../errors.ts";
 import type { Plan } from "../tools/placement.ts";
+import { isRdkitException, rdkitBroken } from "../chem/rdkit_errors.ts";
 import type { WorkerReply } from "./messages.ts";
 
 /** How one call in a worker ended: the worker's reply, the worker dying, the deadline passing, or a withdrawal. */
@@ -57,12 +58,12 @@ export function unwrap(plan: Plan, outcome: CallOutcome): unknown {
 
 /**
  * Whether an exception from a tool run on the protocol thread means RDKit itself failed there (a WebAssembly
- * trap, an abort, a stack exhausted, a thrown C++ exception), so its instance can no longer be trusted. A typed
- * error, a result failing its own schema or any other JavaScript error is that call's failure alone.
+ * trap, an abort, memory or stack exhausted, something thrown that is not an error), so its instance can no
+ * longer be trusted. A typed error, an exception RDKit raised for the input (src/chem/rdkit_errors.ts), a result
+ * failing its own schema or any other JavaScript error is that call's failure alone.
  */
 export function rdkitFailed(error: unknown): boolean {
-  return error instanceof WebAssembly.RuntimeError || error instanceof RangeError ||
-    !(error instanceof Error);
+  return rdkitBroken(error) || (!(error instanceof Error) && !isRdkitException(error));
 }
 
 export function describe(error: unknown): string {

@@ -21,6 +21,7 @@ import { CancelledError, ChemError, ChemMcpError } from "../errors.ts";
 import { type Clock, REAL_CLOCK } from "../clock.ts";
 import { type Plan, planCall } from "../tools/placement.ts";
 import type { Tool } from "../tools/tool.ts";
+import { rdkitRefusal } from "../chem/rdkit_errors.ts";
 import type { SpawnWorker } from "./messages.ts";
 import { type CallOutcome, describe, rdkitFailed, trusted, unwrap } from "./outcome.ts";
 import { callKind, QUEUE_DEADLINE_MS, spareAfterMs } from "./policy.ts";
@@ -205,7 +206,8 @@ export class IsolatedRunner {
   async #runInPlace(tool: Tool, args: Record<string, unknown>): Promise<unknown> {
     try {
       return await tool.run(args);
-    } catch (error) {
+    } catch (thrown) {
+      const error = rdkitRefusal(thrown) ?? thrown;
       if (!(error instanceof ChemMcpError) && rdkitFailed(error)) {
         this.#inPlaceBroken = true;
         this.#options.log?.(

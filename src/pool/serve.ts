@@ -7,6 +7,7 @@ import * as v from "valibot";
 import { ChemError } from "../errors.ts";
 import { loadRDKit, takeLargestMolecule } from "../chem/rdkit.ts";
 import { LIGHT_MAX_ATOMS } from "../chem/cost.ts";
+import { rdkitRefusal } from "../chem/rdkit_errors.ts";
 import type { Tool } from "../tools/tool.ts";
 import type { WorkerEndpoint } from "./messages.ts";
 
@@ -56,7 +57,9 @@ export function serveToolWorker(
       takeLargestMolecule();
       const value = await tool.run(message.args as never);
       endpoint.post({ kind: "result", value, ...retireFlag() });
-    } catch (error) {
+    } catch (thrown) {
+      // An exception RDKit raised for the input is the caller's typed error; the worker stays.
+      const error = rdkitRefusal(thrown) ?? thrown;
       endpoint.post(
         error instanceof ChemError
           ? {

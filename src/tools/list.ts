@@ -17,6 +17,7 @@
  */
 import * as v from "valibot";
 import { CancelledError, ChemError } from "../errors.ts";
+import { rdkitRefusal } from "../chem/rdkit_errors.ts";
 import { type CallCost, ITEMS_SUFFIX, POOLED_DEADLINE_MS } from "./placement.ts";
 import type { ListSpec, ObjectSchema, Tool } from "./tool.ts";
 import {
@@ -342,7 +343,8 @@ async function runItems(form: ListForm, args: Record<string, unknown>): Promise<
       if (!form.columns) result = v.parse(form.single.output, result);
       shared ??= sharedValues(form.shared, result);
       items.push(entryOf(form.columns, dropped, result));
-    } catch (error) {
+    } catch (thrown) {
+      const error = rdkitRefusal(thrown) ?? thrown;
       if (!(error instanceof ChemError)) throw error;
       items.push(itemError(start + i, error));
     }
