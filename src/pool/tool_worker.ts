@@ -11,7 +11,7 @@ import { serveToolWorker } from "./serve.ts";
 import type { WorkerEndpoint } from "./messages.ts";
 import { warmUpCalls } from "../tools/placement.ts";
 import { WORKER_TOOLS } from "../tools/registry.ts";
-import { WEBAPP_TOOLS } from "../webapp/jobs.ts";
+import { WEBAPP_TOOLS } from "../tools/webapp_jobs.ts";
 
 /** Serves tool calls on `endpoint` (see {@link serveToolWorker}). */
 export function serveTools(endpoint: WorkerEndpoint): void {

@@ -1,5 +1,5 @@
 /**
- * Command-line options of the web application entries (serve_deno.ts, serve_node.ts), read by the same parser
+ * Command-line options of the web application entries (src/runtime/webapp_*.ts), read by the same parser
  * as the server's (src/options.ts) so both entries, and both programs, accept options the same way.
  *
  * @module

@@ -1,30 +1,15 @@
 /**
- * The web app's computations as tools a pool worker serves (src/pool/tool_worker.ts), so the served app runs
- * them with the MCP server's pool (src/pool/runner.ts): off the request thread, under the same cost model and
- * deadlines. They are never listed to MCP clients; their arguments were validated by the app's own schemas.
+ * The served web app: its chemistry (src/tools/webapp_jobs.ts) run by the MCP server's pool (src/pool/runner.ts),
+ * off the request thread under the same cost model and deadlines, with its costly computations held to the
+ * places of {@link CostlyGate}.
  *
  * @module
  */
-import * as v from "valibot";
-import { LOCAL_COMPUTATION, type Tool } from "../tools/tool.ts";
+import type { Tool } from "../tools/tool.ts";
+import { WEBAPP_POOLED, WEBAPP_TOOLS, type WebAppJob } from "../tools/webapp_jobs.ts";
 import { IsolatedRunner, type SpawnWorker } from "../pool/runner.ts";
-import { type ComputeJob, createWebApp, WEBAPP_JOBS, type WebAppJob } from "./handler.ts";
-
-const ANY = v.looseObject({});
-
-/** One tool per web-app computation, named as {@link WEBAPP_JOBS}. */
-export const WEBAPP_TOOLS: readonly Tool[] = Object.entries(WEBAPP_JOBS).map(([name, run]) => ({
-  name,
-  title: name,
-  description: "Web-app computation (not listed to MCP clients).",
-  annotations: LOCAL_COMPUTATION,
-  input: ANY,
-  output: ANY,
-  run: run as Tool["run"],
-}));
-
-/** Names of {@link WEBAPP_TOOLS}: the web app's pool runs each of them in a worker. */
-export const WEBAPP_POOLED: ReadonlySet<string> = new Set(Object.keys(WEBAPP_JOBS));
+import { type ComputeJob, createWebApp } from "./handler.ts";
+import { COSTLY_WAIT_MS, CostlyGate, isCostlyJob } from "./gate.ts";
 
 /** Anything that runs a tool call the way `IsolatedRunner.run` does. */
 export interface ToolRunner {
@@ -45,6 +30,35 @@ export function computeInPool(runner: ToolRunner): ComputeJob {
   return (job, args, signal) => runner.run(byName.get(job)!, args, signal);
 }
 
+/**
+ * `compute` with its costly computations ({@link isCostlyJob}) passed through `gate`. A costly computation is not
+ * handed the visitor's signal: the pool would answer a cancel at once while the worker computed on, and the place
+ * it held would be free for the next one; it keeps its place until its worker is done (30 s at most).
+ *
+ * @example
+ * ```ts
+ * const compute = gatedCompute(computeInPool(runner), new CostlyGate({ running: 1, waiting: 2, waitMs: 4_000 }));
+ * ```
+ */
+export function gatedCompute(compute: ComputeJob, gate: CostlyGate): ComputeJob {
+  return (job, args, signal) =>
+    isCostlyJob(job, args) ? gate.run(() => compute(job, args), signal) : compute(job, args, signal);
+}
+
+/**
+ * Places of the web app's costly computations in a pool of `workers`: one worker is always left to light ones,
+ * and twice as many may wait as run.
+ *
+ * @example
+ * ```ts
+ * costlyPlaces(2); // { running: 1, waiting: 2, waitMs: 4000 }
+ * ```
+ */
+export function costlyPlaces(workers: number): { running: number; waiting: number; waitMs: number } {
+  const running = Math.max(1, workers - 1);
+  return { running, waiting: 2 * running, waitMs: COSTLY_WAIT_MS };
+}
+
 /** What {@link pooledWebApp} needs from the runtime entry. */
 export interface PooledWebAppOptions {
   /** Creates a tool worker (the runtime's own, as the MCP server's pool uses). */
@@ -55,11 +69,13 @@ export interface PooledWebAppOptions {
   readonly workers: number;
   /** Whether the app is bound to a loopback address (then only a loopback Host is served). */
   readonly loopbackBind: boolean;
+  /** Diagnostics (a worker that failed, an unexpected error). */
+  readonly log: (message: string) => void;
 }
 
 /**
- * The served web app: its pool of tool workers started, its chemistry computed there. The one assembly both
- * runtime entries (src/webapp/serve_deno.ts, serve_node.ts) use.
+ * The served web app: its pool of tool workers started, its chemistry computed there, its costly computations
+ * gated. The one assembly both runtime entries (src/runtime/webapp_deno.ts, webapp_node.ts) use.
  */
 export function pooledWebApp(options: PooledWebAppOptions): (request: Request) => Promise<Response> {
   const runner = new IsolatedRunner({
@@ -67,12 +83,13 @@ export function pooledWebApp(options: PooledWebAppOptions): (request: Request) =
     wasm: options.wasm,
     size: options.workers,
     pooled: WEBAPP_POOLED,
-    log: (message) => console.error(`webapp: ${message}`),
+    log: (message) => options.log(`webapp: ${message}`),
   });
   runner.start();
   return createWebApp({
-    onError: (error) => console.error("webapp: unexpected error:", error),
-    compute: computeInPool(runner),
+    onError: (error) =>
+      options.log(`webapp: unexpected error: ${error instanceof Error ? error.stack : error}`),
+    compute: gatedCompute(computeInPool(runner), new CostlyGate(costlyPlaces(options.workers))),
     loopbackBind: options.loopbackBind,
   });
 }

@@ -1,18 +1,23 @@
 /**
- * The sample web app under the cost attacks, against its real process (serve_deno.ts under Deno, serve_node.js
- * under Node): its chemistry runs in tool workers, so a costly POST /descriptors does not stop a second client,
- * a dense dummy-atom graph is refused from its text, and requests a DNS-rebinding or cross-site page could send
- * (a non-loopback Host on a loopback bind, a foreign Origin) are 403.
+ * The sample web app under the cost attacks, against its real process (src/runtime/webapp_deno.ts under Deno,
+ * dist/src/runtime/webapp_node.js under Node) with two tool workers, the fewest it runs: its chemistry runs in
+ * tool workers, so a costly POST /descriptors does not stop a second client; searches of 10,000 molecules take
+ * one worker at most, the rest wait briefly or get 503, so /descriptors is still answered within 5 s; a dense
+ * dummy-atom graph is refused from its text; and requests a DNS-rebinding or cross-site page could send (a
+ * non-loopback Host on a loopback bind, a foreign Origin) are 403.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { startWebApp, type WebAppServer } from "../webapp/webapp_process.ts";
 import { DENSE_PARSE_ATTACK, denseGraph } from "../data/costly.ts";
+import { DRUGS50 } from "../data/drugs50.ts";
+import { isLight, textCost } from "../../src/chem/cost.ts";
 
 let server: WebAppServer;
 before(async () => {
-  server = await startWebApp();
+  // Two workers whatever the machine: the pool size where costly work leaves the fewest workers free.
+  server = await startWebApp(["--port", "0"], 60_000, { CHEM_MCP_WORKERS: "2" });
 });
 after(async () => await server?.stop());
 
@@ -21,7 +26,7 @@ function postJson(
   path: string,
   body: unknown,
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: string }> {
+): Promise<{ status: number; body: string; retryAfter?: string }> {
   const data = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request({
@@ -33,21 +38,25 @@ function postJson(
     }, (res) => {
       let text = "";
       res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      res.on("end", () => {
+        const retryAfter = res.headers["retry-after"];
+        resolve({ status: res.statusCode ?? 0, body: text, ...(retryAfter ? { retryAfter } : {}) });
+      });
     });
     req.on("error", reject);
     req.end(data);
   });
 }
 
-/** An honest descriptors call; asserts it is ethanol's answer, within 5 s. */
-async function honestWithin5s(): Promise<void> {
+/** An honest descriptors call; asserts it is ethanol's answer, within 5 s, and resolves its time in ms. */
+async function honestWithin5s(): Promise<number> {
   const started = performance.now();
   const answer = await postJson("/descriptors", { smiles: "CCO" });
   const elapsed = performance.now() - started;
   assert.equal(answer.status, 200, answer.body);
   assert.equal((JSON.parse(answer.body) as { mw: number }).mw, 46.069);
   assert.ok(elapsed < 5_000, `honest call took ${Math.round(elapsed)} ms`);
+  return elapsed;
 }
 
 test("webapp cost: a costly POST /descriptors does not stop a second client", async () => {
@@ -59,6 +68,48 @@ test("webapp cost: a costly POST /descriptors does not stop a second client", as
   for (let i = 0; i < 3; i++) await honestWithin5s();
   const answer = await costly;
   assert.ok([200, 422].includes(answer.status), answer.body);
+});
+
+/** 10,000 light drug SMILES (the drug set, light ones only, over and over): seconds of fingerprints. */
+const LIGHT_LIBRARY = (() => {
+  const light = DRUGS50.map((d) => d.smiles).filter((smiles) => isLight(textCost(smiles)));
+  return Array.from({ length: 10_000 }, (_, i) => light[i % light.length]!);
+})();
+
+test("webapp cost: four searches of 10,000 molecules, sent again as each ends, leave /descriptors answered within 5 s", async () => {
+  const aspirin = DRUGS50.find((d) => d.name === "aspirin")!.smiles;
+  const search = { query: aspirin, library: LIGHT_LIBRARY, threshold: 0.9 };
+  const answers: { status: number; body: string; retryAfter?: string }[] = [];
+  let attacking = true;
+  const attacker = async () => {
+    while (attacking) answers.push(await postJson("/similarity", search));
+  };
+  const attack = Promise.all([attacker(), attacker(), attacker(), attacker()]);
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (let i = 0; i < 6; i++) {
+      await honestWithin5s();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    attacking = false;
+    await attack;
+  }
+  const served = answers.filter((a) => a.status === 200);
+  const refused = answers.filter((a) => a.status === 503);
+  assert.equal(served.length + refused.length, answers.length, answers.map((a) => a.status).join(" "));
+  assert.ok(served.length >= 1, "searches are still served, one at a time");
+  assert.ok(refused.length >= 1, "searches past the places are refused");
+  // Aspirin is in the drug set: every copy of it is a hit with score 1.
+  const hits = JSON.parse(served[0]!.body) as { smiles: string; score: number }[];
+  const copies = LIGHT_LIBRARY.filter((smiles) => smiles === aspirin).length;
+  assert.equal(hits.filter((hit) => hit.smiles === aspirin && hit.score === 1).length, copies);
+  for (const answer of refused) {
+    assert.equal(answer.retryAfter, "4");
+    const error = (JSON.parse(answer.body) as { error: { code: string; message: string } }).error;
+    assert.equal(error.code, "SERVER_BUSY");
+    assert.match(error.message, /Retry in 4 s/);
+  }
 });
 
 test("webapp cost: a dense dummy-atom graph is refused at once, naming the limit", async () => {

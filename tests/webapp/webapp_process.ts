@@ -1,10 +1,11 @@
 /**
  * Starts the real sample web application for the webapp tests, under the runtime running them:
- * `deno run -A src/webapp/serve_deno.ts --port 0` under Deno, `node dist/src/webapp/serve_node.js --port 0`
- * under Node (after tsc). Resolves once the server prints its listening line.
+ * `deno run -A src/runtime/webapp_deno.ts --port 0` under Deno, `node <build>/src/runtime/webapp_node.js --port 0`
+ * under Node, from the tsc build these tests were compiled into (dist/ for the test command). Resolves once the server prints its listening line.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import process from "node:process";
 import { IS_DENO, owned, ROOT } from "../helpers/process.ts";
 
@@ -23,15 +24,23 @@ export interface WebAppServer {
 /** The command line that runs the web application entry for this runtime. */
 export function webAppCommand(): [string, string[]] {
   return IS_DENO
-    ? [process.execPath, ["run", "-A", join(ROOT, "src/webapp/serve_deno.ts")]]
-    : [process.execPath, [join(ROOT, "dist/src/webapp/serve_node.js")]];
+    ? [process.execPath, ["run", "-A", join(ROOT, "src/runtime/webapp_deno.ts")]]
+    // The build these tests were compiled into (dist/ for the test command): this file is its tests/webapp/.
+    : [process.execPath, [fileURLToPath(new URL("../../src/runtime/webapp_node.js", import.meta.url))]];
 }
 
-/** Spawns the server with `args` (default `--port 0`) and waits up to `timeoutMs` for it to listen. */
-export function startWebApp(args: string[] = ["--port", "0"], timeoutMs = 60_000): Promise<WebAppServer> {
+/**
+ * Spawns the server with `args` (default `--port 0`) and `env` added to this process's environment, and waits up
+ * to `timeoutMs` for it to listen.
+ */
+export function startWebApp(
+  args: string[] = ["--port", "0"],
+  timeoutMs = 60_000,
+  env: Record<string, string> = {},
+): Promise<WebAppServer> {
   const [cmd, base] = webAppCommand();
   const child: ChildProcessWithoutNullStreams = owned(
-    spawn(cmd, [...base, ...args], { stdio: "pipe", cwd: ROOT }),
+    spawn(cmd, [...base, ...args], { stdio: "pipe", cwd: ROOT, env: { ...process.env, ...env } }),
   );
   let stderr = "";
   const exited = new Promise<void>((resolve) => child.on("close", () => resolve()));

@@ -1,6 +1,6 @@
 /**
  * End-to-end tests of the sample web application over real HTTP: the entry for the running runtime is spawned
- * (serve_deno.ts under Deno, dist/src/webapp/serve_node.js under Node) and every route and status is exercised.
+ * (src/runtime/webapp_deno.ts under Deno, dist/src/runtime/webapp_node.js under Node) and every route and status is exercised.
  *
  * Reference values: aspirin MW 180.16 g/mol, TPSA 63.6 Å² (PubChem CID 2244, computed by Cactvs), Crippen logP
  * 1.31 (Wildman & Crippen 1999 as implemented in RDKit), Lipinski donors 1 (COOH) and acceptors 4 (O atoms).
