@@ -13,6 +13,7 @@
 import type { Mol } from "@rdkit/rdkit";
 import { ChemError, preview } from "../errors.ts";
 import { checkSize, MAX_HEAVY_ATOMS, rdkit, withMol } from "./rdkit.ts";
+import { costRefusal, molBlockCost } from "./cost.ts";
 import { molInchi } from "./represent.ts";
 
 /** Formats a structure can be read from. */
@@ -145,6 +146,9 @@ function parseMolBlock(block: string): Mol {
       { atoms: declared, limit: MAX_MOLBLOCK_ATOMS },
     );
   }
+  // The cost model's refusal holds for every tool: a graph RDKit's sanitiser would take seconds on is refused here.
+  const refusal = costRefusal(molBlockCost(ctab));
+  if (refusal) throw refusal;
   const mol = rdkit().get_mol(ctab, JSON.stringify({ removeHs: true }));
   if (!mol || !mol.is_valid()) {
     mol?.delete();
@@ -166,7 +170,8 @@ function parseMolBlock(block: string): Mol {
 
 /**
  * The atom count a MOL block's counts line declares (V2000: the first field of the fourth line; V3000: the
- * `M  V30 COUNTS` line), or 0 when there is none to read (RDKit then rejects the block).
+ * `COUNTS` line, read as RDKit reads it: any case, continued with `-`), or 0 when there is none to read (RDKit
+ * then rejects the block).
  *
  * @example
  * ```ts
@@ -174,9 +179,5 @@ function parseMolBlock(block: string): Mol {
  * ```
  */
 export function declaredAtoms(block: string): number {
-  const v3000 = /^M {2}V30 COUNTS +(\d+)/m.exec(block);
-  if (v3000) return Number(v3000[1]);
-  const counts = block.split("\n", 4)[3] ?? "";
-  const atoms = Number(counts.slice(0, 3).trim());
-  return Number.isInteger(atoms) ? atoms : 0;
+  return molBlockCost(block).declaredAtoms;
 }

@@ -15,6 +15,8 @@ import {
 } from "../../src/tools/placement.ts";
 import { LIGHT_MAX_ATOMS, LIGHT_MAX_TOTAL_ATOMS, molBlockCost } from "../../src/chem/cost.ts";
 import type { Tool } from "../../src/tools/tool.ts";
+import { ChemError } from "../../src/errors.ts";
+import { loadTestRDKit } from "../helpers/rdkit.ts";
 
 const byName = new Map(WORKER_TOOLS.map((tool) => [tool.name, tool]));
 const tool = (name: string): Tool => byName.get(name)!;
@@ -208,4 +210,44 @@ test("V3000 counts are read as RDKit reads them: continuation lines and lower ca
   const long = v3000(LIGHT_MAX_ATOMS + 50, (n) => `M  V30 COUNTS ${n} -\nM  V30  ${n - 1} 0 0 0`);
   assert.equal(molBlockCost(long).declaredAtoms, LIGHT_MAX_ATOMS + 50);
   assert.equal(molBlocksCost(long), "costly");
+});
+
+/** A ring of `n` MDL query atoms `A`, each bonded to its neighbours 1, 2 and 3 along the ring (degree 6). */
+function denseQueryBlock(n: number): string {
+  const bonds = new Set<string>();
+  for (let i = 0; i < n; i++) {
+    for (const step of [1, 2, 3]) bonds.add([i, (i + step) % n].sort((a, b) => a - b).join(" "));
+  }
+  const pad = (k: number) => String(k).padStart(3);
+  return [
+    "",
+    "  chem-mcp",
+    "",
+    `${pad(n)}${pad(bonds.size)}  0  0  0  0  0  0  0  0999 V2000`,
+    ...Array.from(
+      { length: n },
+      () => "    0.0000    0.0000    0.0000 A   0  0  0  0  0  0  0  0  0  0  0  0",
+    ),
+    ...[...bonds].map((pair) => pair.split(" ").map((i) => pad(Number(i) + 1)).join("") + "  1  0"),
+    "M  END",
+    "",
+  ].join("\n");
+}
+
+test("convert refuses a dense query-atom block as the SMILES cost model would, before RDKit sanitises it", async () => {
+  await loadTestRDKit();
+  const convert = tool("convert");
+  for (const n of [20, 30]) {
+    const block = denseQueryBlock(n);
+    assert.equal(molBlocksCost(block), "costly");
+    const started = performance.now();
+    assert.throws(() => convert.run({ input: block, from: "molblock", to: "smiles" }), (error: unknown) => {
+      assert.ok(error instanceof ChemError);
+      assert.equal(error.code, "MOLECULE_TOO_LARGE");
+      assert.equal(error.details?.limit_name, "excess_degree");
+      return true;
+    });
+    // Refused from the text: RDKit's sanitiser took 5.3 s (20 atoms) and 66 s (30 atoms) on these.
+    assert.ok(performance.now() - started < 1_000);
+  }
 });
