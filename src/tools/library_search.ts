@@ -7,7 +7,7 @@
 import * as v from "valibot";
 import { ecfp4Bytes } from "../chem/fingerprint.ts";
 import { currentLibrary, describeSkips, type LoadedLibrary } from "../chem/library/load.ts";
-import { words } from "../chem/library/index.ts";
+import { copyWords } from "../chem/library/index.ts";
 import { similarityHits } from "../chem/library/similarity.ts";
 import { substructureHits } from "../chem/library/substructure.ts";
 import { withMol } from "../chem/rdkit.ts";
@@ -73,7 +73,7 @@ export const librarySearchTool = defineTool({
       }));
     const skipped = library.skipped.count > 0 ? { skipped: describeSkips(library.skipped).slice(2) } : {};
     if (mode === "similarity") {
-      const fp = words(withMol(query, ecfp4Bytes));
+      const fp = copyWords(withMol(query, ecfp4Bytes));
       const found = similarityHits(index, fp, threshold, top_k);
       return {
         searched: index.count,

@@ -86,7 +86,8 @@ function addMolecule(builder: IndexBuilder, text: string, id: string): string | 
     throw error;
   }
   try {
-    builder.add(ecfp4Bytes(mol), mol.get_pattern_fp_as_uint8array() as Uint8Array, mol.get_smiles(), id);
+    const pattern = (mol.get_pattern_fp_as_uint8array() as Uint8Array).slice();
+    builder.add(ecfp4Bytes(mol), pattern, mol.get_smiles(), id);
     return undefined;
   } finally {
     mol.delete();

@@ -40,11 +40,19 @@ export function popcount32(x: number): number {
   return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
 }
 
-/** `bytes` (a multiple of 4 long) as 32-bit words, copied when not aligned. */
+/**
+ * `bytes` (a multiple of 4 long) as 32-bit words: a view when aligned, else a copy. Not for RDKit's answers,
+ * which may lie in memory RDKit reuses: {@link copyWords} those.
+ */
 export function words(bytes: Uint8Array): Uint32Array {
   return bytes.byteOffset % 4 === 0
     ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2)
     : new Uint32Array(bytes.slice().buffer);
+}
+
+/** A copy of `bytes` (a multiple of 4 long) as 32-bit words. */
+export function copyWords(bytes: Uint8Array): Uint32Array {
+  return new Uint32Array(bytes.slice().buffer);
 }
 
 /**

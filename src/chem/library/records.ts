@@ -43,19 +43,21 @@ export function formatOf(path: string): LibraryFormat {
  * A record without an id is named by its line.
  */
 export async function* smilesRecords(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<LibraryRecord> {
-  for await (const line of lines(chunks, MAX_LINE_BYTES)) {
-    const where = `line ${line.number}`;
-    if (line.kind === "too_long") {
-      yield { kind: "unreadable", where, reason: `longer than ${MAX_LINE_BYTES} bytes` };
-      continue;
+  for await (const batch of lines(chunks, MAX_LINE_BYTES)) {
+    for (const line of batch) {
+      const where = `line ${line.number}`;
+      if (line.kind === "too_long") {
+        yield { kind: "unreadable", where, reason: `longer than ${MAX_LINE_BYTES} bytes` };
+        continue;
+      }
+      const text = line.text.trim();
+      if (text === "" || text.startsWith("#")) continue;
+      const split = /\s/.exec(text);
+      const smiles = split ? text.slice(0, split.index) : text;
+      if (line.number === 1 && smiles.toLowerCase() === "smiles") continue;
+      const id = split ? text.slice(split.index).trim() : "";
+      yield { kind: "molecule", text: smiles, id: id || where, where };
     }
-    const text = line.text.trim();
-    if (text === "" || text.startsWith("#")) continue;
-    const split = /\s/.exec(text);
-    const smiles = split ? text.slice(0, split.index) : text;
-    if (line.number === 1 && smiles.toLowerCase() === "smiles") continue;
-    const id = split ? text.slice(split.index).trim() : "";
-    yield { kind: "molecule", text: smiles, id: id || where, where };
   }
 }
 
@@ -85,20 +87,22 @@ export async function* sdRecords(
     return record;
   };
   let last: Line | undefined;
-  for await (const line of lines(chunks, MAX_LINE_BYTES)) {
-    last = line;
-    if (line.kind === "text" && line.text.startsWith("$$$$")) {
-      const record = close(line);
-      if (record) yield record;
-      continue;
+  for await (const batch of lines(chunks, MAX_LINE_BYTES)) {
+    for (const line of batch) {
+      last = line;
+      if (line.kind === "text" && line.text.startsWith("$$$$")) {
+        const record = close(line);
+        if (record) yield record;
+        continue;
+      }
+      if (broken !== undefined) continue;
+      if (line.kind === "too_long") broken = `line ${line.number} longer than ${MAX_LINE_BYTES} bytes`;
+      else if (body.length >= MAX_SD_RECORD_LINES) broken = `more than ${MAX_SD_RECORD_LINES} lines`;
+      else if ((chars += line.text.length) > MAX_SD_RECORD_CHARS) {
+        broken = `more than ${MAX_SD_RECORD_CHARS} characters`;
+      } else body.push(line.text);
+      if (broken !== undefined) body = [];
     }
-    if (broken !== undefined) continue;
-    if (line.kind === "too_long") broken = `line ${line.number} longer than ${MAX_LINE_BYTES} bytes`;
-    else if (body.length >= MAX_SD_RECORD_LINES) broken = `more than ${MAX_SD_RECORD_LINES} lines`;
-    else if ((chars += line.text.length) > MAX_SD_RECORD_CHARS) {
-      broken = `more than ${MAX_SD_RECORD_CHARS} characters`;
-    } else body.push(line.text);
-    if (broken !== undefined) body = [];
   }
   if (last) {
     const record = close(last);

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { BLOCK_ROWS, FP_WORDS, type LibraryIndex, words } from "./index.ts";
+import { BLOCK_ROWS, copyWords, FP_WORDS, type LibraryIndex } from "./index.ts";
 import { type Mol, rdkit, withQuery } from "../rdkit.ts";
 
 /** What a substructure search found. */
@@ -65,7 +65,7 @@ async function search(
 ): Promise<SubstructureResult> {
   const now = options.now ?? (() => Date.now());
   const yieldNow = options.yieldNow ?? (() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
-  const screen = words(query.get_pattern_fp_as_uint8array() as Uint8Array);
+  const screen = copyWords(query.get_pattern_fp_as_uint8array() as Uint8Array);
   const deadline = now() + options.budgetMs;
   const positions: number[] = [];
   let total = 0;
@@ -96,8 +96,8 @@ function passes(index: LibraryIndex, row: number, screen: Uint32Array): boolean 
   const block = index.pattern[Math.floor(row / BLOCK_ROWS)]!;
   const at = (row % BLOCK_ROWS) * FP_WORDS;
   for (let w = 0; w < FP_WORDS; w++) {
-    const q = screen[w]!;
-    if ((block[at + w]! & q) !== q) return false;
+    // A query bit the row lacks; `&` answers signed words, so the test is for zero, not equality.
+    if ((screen[w]! & ~block[at + w]!) !== 0) return false;
   }
   return true;
 }

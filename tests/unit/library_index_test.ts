@@ -1,0 +1,161 @@
+/**
+ * The library index against RDKit's Python (tests/data/reference/library.json, scripts/reference/
+ * library_oracle.py): the molecules read, the ten best by ECFP4 Tanimoto, substructure counts; the popcount
+ * bounds against a scan of every row; the cache's round trip.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { loadTestRDKit } from "../helpers/rdkit.ts";
+import { buildIndex } from "../../src/chem/library/build.ts";
+import { decodeIndex, encodeIndex } from "../../src/chem/library/cache.ts";
+import { copyWords, FP_WORDS, type LibraryIndex, popcount32 } from "../../src/chem/library/index.ts";
+import { sdRecords, smilesRecords } from "../../src/chem/library/records.ts";
+import { similarityHits } from "../../src/chem/library/similarity.ts";
+import { substructureHits } from "../../src/chem/library/substructure.ts";
+import { ecfp4Bytes } from "../../src/chem/fingerprint.ts";
+import { withMol } from "../../src/chem/rdkit.ts";
+import { libraryIo } from "../../src/runtime/library_io.ts";
+
+await loadTestRDKit();
+
+interface Answers {
+  ids: string[];
+  similarity: { query: string; top10: { id: string; score: number }[]; at_least_0_3: number }[];
+  substructure: { smarts: string; count: number; first10: string[] }[];
+}
+const ORACLE = JSON.parse(
+  readFileSync(new URL("../data/reference/library.json", import.meta.url), "utf8"),
+) as Record<string, Answers>;
+const path = (name: string) => new URL(`../data/library/${name}`, import.meta.url).pathname;
+
+const nci = await buildIndex(smilesRecords(libraryIo.open(path("nci400.smi"))));
+const bzr = await buildIndex(sdRecords(libraryIo.open(path("bzr40.sdf"))));
+
+const query = (smiles: string) => copyWords(withMol(smiles, ecfp4Bytes));
+
+for (const [name, built] of [["nci400.smi", nci], ["bzr40.sdf", bzr]] as const) {
+  const oracle = ORACLE[name]!;
+  const { index } = built;
+
+  test(`${name}: the molecules RDKit reads, with their ids, in file order`, () => {
+    assert.deepEqual(index.ids, oracle.ids);
+    assert.equal(built.skipped.count, 0);
+  });
+
+  test(`${name}: the ten best by ECFP4 Tanimoto and the count ≥ 0.3 equal RDKit's BulkTanimotoSimilarity`, () => {
+    for (const expected of oracle.similarity) {
+      const top = similarityHits(index, query(expected.query), 0, 10);
+      assert.deepEqual(
+        top.hits.map((h) => ({ id: index.ids[h.position], score: h.score })),
+        expected.top10,
+        expected.query,
+      );
+      assert.equal(top.total, index.count);
+      assert.equal(similarityHits(index, query(expected.query), 0.3, 10).total, expected.at_least_0_3);
+    }
+  });
+
+  test(`${name}: substructure counts and first hits equal RDKit's HasSubstructMatch`, async () => {
+    for (const expected of oracle.substructure) {
+      const found = await substructureHits(index, expected.smarts, { limit: 10, budgetMs: 60_000 });
+      assert.equal(found.total, expected.count, expected.smarts);
+      assert.deepEqual(found.positions.map((p) => index.ids[p]), expected.first10, expected.smarts);
+      assert.equal(found.stopped, false);
+      assert.equal(found.searched, index.count);
+    }
+  });
+}
+
+test("SD ids from a named data field", async () => {
+  const byField = await buildIndex(sdRecords(libraryIo.open(path("bzr40.sdf")), "ACTIVITY"));
+  assert.deepEqual(byField.index.ids, ORACLE["bzr40.sdf#ACTIVITY"]!.ids);
+});
+
+/** Every row scored: what the popcount bounds must reproduce. */
+function scan(index: LibraryIndex, q: Uint32Array, threshold: number) {
+  let a = 0;
+  for (let w = 0; w < FP_WORDS; w++) a += popcount32(q[w]!);
+  const hits: { position: number; score: number }[] = [];
+  for (let row = 0; row < index.count; row++) {
+    let common = 0;
+    let b = 0;
+    for (let w = 0; w < FP_WORDS; w++) {
+      common += popcount32(index.ecfp[row * FP_WORDS + w]! & q[w]!);
+      b += popcount32(index.ecfp[row * FP_WORDS + w]!);
+    }
+    const score = a + b - common === 0 ? 0 : common / (a + b - common);
+    if (score >= threshold) hits.push({ position: index.positions[row]!, score });
+  }
+  return hits.sort((x, y) => y.score - x.score || x.position - y.position);
+}
+
+test("popcount bounds: every threshold and k gives the scan's answer, and a high threshold reads little", () => {
+  const { index } = nci;
+  for (const smiles of ["c1ccccc1O", "CCCCCCCCCC(=O)O", "Clc1ccc(Cl)cc1", "O", "CN1CCC[C@H]1c1cccnc1"]) {
+    const q = query(smiles);
+    for (const threshold of [0, 0.1, 0.25, 0.5, 0.8, 1]) {
+      const all = scan(index, q, threshold);
+      for (const k of [1, 3, 10, 500]) {
+        const found = similarityHits(index, q, threshold, k);
+        assert.deepEqual(found.hits, all.slice(0, k), `${smiles} ${threshold} ${k}`);
+        assert.equal(found.total, all.length);
+      }
+    }
+  }
+  const found = similarityHits(index, query("CC(=O)Nc1ccc(O)cc1"), 0.9, 10);
+  assert.ok(found.compared < index.count / 2, `${found.compared} of ${index.count} rows compared`);
+  const top = similarityHits(index, query("CC(=O)Nc1ccc(O)cc1"), 0, 1);
+  assert.ok(top.compared < index.count, `${top.compared} of ${index.count} rows compared for the best one`);
+});
+
+test("the cache gives back the same index; another key, a damaged or truncated file give nothing", () => {
+  const file = concat(encodeIndex(nci.index, nci.skipped, "key-1"));
+  const back = decodeIndex(file, "key-1");
+  assert.ok(back);
+  assert.deepEqual(back.index.ids, nci.index.ids);
+  assert.deepEqual(back.index.smiles, nci.index.smiles);
+  assert.deepEqual(back.index.ecfp, nci.index.ecfp);
+  assert.deepEqual(back.index.positions, nci.index.positions);
+  assert.deepEqual(back.index.bucketStart, nci.index.bucketStart);
+  assert.deepEqual(back.index.pattern, nci.index.pattern);
+  assert.deepEqual(back.skipped, nci.skipped);
+  assert.equal(decodeIndex(file, "key-2"), undefined);
+  assert.equal(decodeIndex(file.subarray(0, file.length - 1), "key-1"), undefined);
+  assert.equal(decodeIndex(new Uint8Array(100), "key-1"), undefined);
+});
+
+test("a substructure search stops at its time bound and says how far it got", async () => {
+  let clock = 0;
+  const found = await substructureHits(nci.index, "[#6]", {
+    limit: 5,
+    budgetMs: 4,
+    now: () => clock++,
+    yieldNow: () => Promise.resolve(),
+  });
+  assert.equal(found.stopped, true);
+  assert.ok(found.searched > 0 && found.searched < nci.index.count, `${found.searched}`);
+  assert.equal(found.positions.length, 5);
+});
+
+test("records RDKit refuses or that are too large are skipped, the first few named", async () => {
+  const text = `CCO a\nC1CC b\nxyz c\n${"C".repeat(400)} d\nN e\nC(C d\nC)C f\nF g\n`;
+  const built = await buildIndex(smilesRecords((async function* () {
+    yield new TextEncoder().encode(text);
+  })()));
+  assert.deepEqual(built.index.ids, ["a", "e", "g"]);
+  assert.equal(built.skipped.count, 5);
+  assert.equal(built.skipped.first.length, 5);
+  assert.match(built.skipped.first[0]!, /^line 2: RDKit could not parse SMILES 'C1CC'/);
+  assert.match(built.skipped.first[2]!, /^line 4: larger than a library molecule may be/);
+});
+
+function concat(pieces: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
+}
