@@ -32,6 +32,7 @@ import tempfile
 from rdkit import Chem, DataStructs, RDLogger, rdBase
 from rdkit.Chem import AllChem, Crippen, Descriptors, QED, rdFMCS, rdMolDescriptors
 from rdkit.Chem import rdCIPLabeler, rdPartialCharges
+from rdkit.Chem.MolStandardize import rdMolStandardize
 from rdkit.Chem.FilterCatalog import FilterCatalog, FilterCatalogParams
 
 sys.path.append("/usr/share/RDKit/Contrib/SA_Score")
@@ -63,12 +64,11 @@ def r(x, digits=6):
 
 
 def parent(mol):
-    """Largest component by heavy atoms, ties broken by canonical SMILES (as src/chem/properties.ts says)."""
-    frags = Chem.GetMolFrags(mol, asMols=True)
+    """Largest component by RDKit's LargestFragmentChooser (as src/chem/properties.ts and standardize choose)."""
+    frags = Chem.GetMolFrags(mol)
     if len(frags) == 1:
         return mol, 1
-    ranked = sorted(frags, key=lambda f: (-f.GetNumHeavyAtoms(), Chem.MolToSmiles(f)))
-    return ranked[0], len(frags)
+    return rdMolStandardize.LargestFragmentChooser().choose(mol), len(frags)
 
 
 def provenance(calls, extra=None):
@@ -234,7 +234,7 @@ def properties(rows, mols):
             "qed_props": [r(q.MW), r(q.ALOGP), q.HBA, q.HBD, r(q.PSA), q.ROTB, q.AROM, q.ALERTS],
         })
     write("properties.json", {
-        "parent": "largest of Chem.GetMolFrags(mol, asMols=True) by GetNumHeavyAtoms(), ties by Chem.MolToSmiles; "
+        "parent": "rdMolStandardize.LargestFragmentChooser().choose(mol) when Chem.GetMolFrags(mol) has several; "
                   "every field below is of the parent",
         "mw": "Descriptors.MolWt(p)",
         "exact_mass": "Descriptors.ExactMolWt(p)",

@@ -26,6 +26,7 @@ import { descriptors, type Mol, parseSmiles } from "./rdkit.ts";
 import { round } from "./identity.ts";
 import { molToMolJson } from "./moljson/writer.ts";
 import { hillFormula } from "./represent.ts";
+import { largestFragmentIndex } from "./standardize/fragment.ts";
 
 /** Properties read from one RDKit descriptor call. */
 export interface CoreProperties {
@@ -158,8 +159,10 @@ export function parentSmiles(mol: Mol, info: ParentInfo): { parent_smiles?: stri
 }
 
 /**
- * Parses `smiles`, keeps its largest component (most heavy atoms; ties broken by canonical SMILES) and passes
- * it to `fn`; frees every RDKit object on every path. Throws INVALID_SMILES / MOLECULE_TOO_LARGE as parseSmiles.
+ * Parses `smiles`, keeps its largest component by RDKit's LargestFragmentChooser (the standardize tool's
+ * fragment_parent: most atoms with hydrogens, then exact mass, then canonical SMILES; src/chem/standardize/
+ * fragment.ts) and passes it to `fn`, the molecule otherwise as given; frees every RDKit object on every path.
+ * Throws INVALID_SMILES / MOLECULE_TOO_LARGE as parseSmiles.
  *
  * @example
  * ```ts
@@ -179,12 +182,11 @@ export function withParentMol<T>(smiles: string, fn: (mol: Mol, info: ParentInfo
         if (frag) frags.push(frag);
       }
       if (frags.length <= 1) return fn(whole, { fragment_count: 1, removed_fragments: [] });
-      const ranked = frags
-        .map((mol) => ({ mol, heavy: mol.get_num_atoms(true), smiles: mol.get_smiles() }))
-        .sort((a, b) => b.heavy - a.heavy || (a.smiles < b.smiles ? -1 : a.smiles > b.smiles ? 1 : 0));
-      const [parent, ...rest] = ranked;
+      const keep = largestFragmentIndex(frags);
+      const parent = frags[keep];
       if (!parent) throw new ChemError("INVALID_SMILES", "SMILES has no atoms.");
-      return fn(parent.mol, { fragment_count: ranked.length, removed_fragments: rest.map((r) => r.smiles) });
+      const removed = frags.filter((_, i) => i !== keep).map((m) => m.get_smiles()).sort();
+      return fn(parent, { fragment_count: frags.length, removed_fragments: removed });
     } finally {
       for (const frag of frags) frag.delete();
       split.molList.delete();

@@ -11,12 +11,12 @@ import { ACID_BASE_PAIRS } from "../data/standardize_rules.ts";
 import type { Mol } from "../rdkit.ts";
 import {
   atomLabel,
-  buildMol,
   type Graph,
   implicitHs,
   lazyQuery,
   matchAll,
   matchFirst,
+  molFor,
   totalValence,
   valenceList,
 } from "./graph.ts";
@@ -52,51 +52,43 @@ function weakestIonized(mol: Mol): [number, number[]] | undefined {
 /** Reionises `g` in place; returns what moved, in words. */
 export function reionize(g: Graph): string[] {
   const said: string[] = [];
-  let mol = buildMol(g);
-  const rebuild = () => {
-    mol.delete();
-    mol = buildMol(g);
-  };
-  try {
-    const start = netCharge(g);
-    for (const cc of CHARGE_CORRECTIONS) {
-      for (const match of matchAll(mol, cc.query())) {
-        for (const i of match) {
-          const atom = g.atoms[i];
-          if (!atom) continue;
-          said.push(`${atomLabel(atom)} given its ionic charge`);
-          atom.chg = cc.charge;
-        }
+  const start = netCharge(g);
+  let corrected = false;
+  for (const cc of CHARGE_CORRECTIONS) {
+    for (const match of matchAll(molFor(g), cc.query())) {
+      for (const i of match) {
+        const atom = g.atoms[i];
+        if (!atom) continue;
+        said.push(`${atomLabel(atom)} given its ionic charge`);
+        atom.chg = cc.charge;
+        corrected = true;
       }
     }
-    rebuild();
-    const current = netCharge(g);
-    let diff = current - start;
-    if (current !== 0) {
-      while (diff > 0) {
-        const found = strongestProtonated(mol);
-        if (!found) break;
-        const atom = g.atoms[found[1].at(-1) ?? -1];
-        if (!atom) break;
-        atom.chg -= 1;
-        if (atom.hs > 0) atom.hs -= 1;
-        said.push(`${ACID_BASE_PAIRS[found[0]]?.[0]} deprotonated to balance the charge`);
-        rebuild();
-        diff--;
-      }
-    }
-    moveProtons(g, () => mol, rebuild, said);
-    return said;
-  } finally {
-    mol.delete();
   }
+  const current = netCharge(g);
+  let diff = current - start;
+  if (corrected && current !== 0) {
+    while (diff > 0) {
+      const found = strongestProtonated(molFor(g));
+      if (!found) break;
+      const atom = g.atoms[found[1].at(-1) ?? -1];
+      if (!atom) break;
+      atom.chg -= 1;
+      if (atom.hs > 0) atom.hs -= 1;
+      said.push(`${ACID_BASE_PAIRS[found[0]]?.[0]} deprotonated to balance the charge`);
+      diff--;
+    }
+  }
+  moveProtons(g, said);
+  return said;
 }
 
-function moveProtons(g: Graph, mol: () => Mol, rebuild: () => void, said: string[]): void {
+function moveProtons(g: Graph, said: string[]): void {
   const moved = new Set<string>();
   for (;;) {
-    const acid = strongestProtonated(mol());
-    const base = weakestIonized(mol());
+    const mol = molFor(g);
+    const acid = strongestProtonated(mol);
+    const base = acid ? weakestIonized(mol) : undefined;
     if (!acid || !base || acid[0] >= base[0]) return;
     const p = acid[1].at(-1) ?? -1;
     const q = base[1].at(-1) ?? -1;
@@ -114,6 +106,5 @@ function moveProtons(g: Graph, mol: () => Mol, rebuild: () => void, said: string
     if (iatom.fixedHs || ((patom.z === 7 || patom.z === 15) && patom.aromatic) || !found) iatom.hs += 1;
     else iatom.hs = implicitHs(g, q);
     said.push(`proton moved from ${ACID_BASE_PAIRS[acid[0]]?.[0]} to ${ACID_BASE_PAIRS[base[0]]?.[0]}`);
-    rebuild();
   }
 }

@@ -115,14 +115,63 @@ export function graphJson(g: Graph): string {
   });
 }
 
+// RDKit's stereo perception on reading JSON would drop the cis/trans set on bonds; SMILES written from the
+// molecule keeps it, and canonicalSmiles() re-reads that SMILES for RDKit's stereo clean-up.
+const READ_OPTIONS = JSON.stringify({ assignStereo: false });
+
 /** A sanitised RDKit molecule of the graph (the caller frees it); throws UNSUPPORTED_MOLECULE if RDKit refuses. */
 export function buildMol(g: Graph): Mol {
-  const mol = rdkit().get_mol(graphJson(g));
+  return buildMolFromJson(graphJson(g));
+}
+
+function buildMolFromJson(json: string): Mol {
+  const mol = rdkit().get_mol(json, READ_OPTIONS);
   if (!mol || !mol.is_valid()) {
     mol?.delete();
     throw new ChemError("UNSUPPORTED_MOLECULE", "RDKit could not sanitise the standardised structure.");
   }
   return mol;
+}
+
+const CACHE_SIZE = 8;
+const built = new Map<string, Mol>();
+
+/**
+ * The RDKit molecule of a graph for reading (matching, writing), built once per distinct graph: the steps look at
+ * the same structure several times between changes. The cache owns it: do not delete it or keep it past the
+ * next call.
+ */
+export function molFor(g: Graph): Mol {
+  const key = graphJson(g);
+  const hit = built.get(key);
+  if (hit) {
+    built.delete(key);
+    built.set(key, hit);
+    return hit;
+  }
+  const mol = buildMolFromJson(key);
+  built.set(key, mol);
+  if (built.size > CACHE_SIZE) {
+    const [oldest, old] = built.entries().next().value as [string, Mol];
+    built.delete(oldest);
+    old.delete();
+  }
+  return mol;
+}
+
+/**
+ * RDKit's canonical SMILES of a built molecule after its stereo clean-up (a tag on an atom or bond that is not a
+ * stereocentre dropped), as MolStandardize's cleanup ends with.
+ */
+export function canonicalSmiles(mol: Mol): string {
+  const smiles = mol.get_smiles();
+  const reread = rdkit().get_mol(smiles);
+  if (!reread) return smiles;
+  try {
+    return reread.get_smiles();
+  } finally {
+    reread.delete();
+  }
 }
 
 /** Sum of bond orders at an atom plus its hydrogens (RDKit's total valence). */

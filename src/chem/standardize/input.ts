@@ -51,7 +51,8 @@ export function inputGraph(mol: Mol, smiles: string): Graph {
   const copy = mol.copy();
   if (!copy) return before;
   try {
-    copy.remove_hs_in_place();
+    // Empty details would mean removeAllHs; any JSON means RemoveHs with RDKit's defaults (isotopes kept).
+    copy.remove_hs_in_place("{}");
     const after = readGraph(copy);
     let j = 0;
     let toRemove = before.atoms.length - after.atoms.length;

@@ -8,22 +8,28 @@
  */
 import { NORMALIZATIONS } from "../data/standardize_rules.ts";
 import { type Mol, rdkit } from "../rdkit.ts";
-import { buildMol, type Graph, readGraph } from "./graph.ts";
+import { buildMol, type Graph, matchFirst, molFor, readGraph } from "./graph.ts";
 
 /** RDKit's MAX_RESTARTS. */
 export const MAX_RESTARTS = 200;
 const TRANSFORM_REPEATS = 20;
 
 type Reaction = NonNullable<ReturnType<ReturnType<typeof rdkit>["get_rxn"]>>;
-let reactions: Reaction[] | undefined;
+/** A transform and its reactant pattern alone. */
+interface Transform {
+  rxn: Reaction;
+  reactant: Mol;
+}
+let compiled: Transform[] | undefined;
 
-function transforms(): Reaction[] {
-  reactions ??= NORMALIZATIONS.map(([name, smarts]) => {
+function transforms(): Transform[] {
+  compiled ??= NORMALIZATIONS.map(([name, smarts]) => {
     const rxn = rdkit().get_rxn(smarts);
-    if (!rxn) throw new Error(`RDKit rejected the normalisation ${name}`);
-    return rxn;
+    const reactant = rdkit().get_qmol(smarts.split(">>")[0] ?? "");
+    if (!rxn || !reactant) throw new Error(`RDKit rejected the normalisation ${name}`);
+    return { rxn, reactant };
   });
-  return reactions;
+  return compiled;
 }
 
 /** Connected components of a graph, each its atom indices in increasing order, ordered by their first atom. */
@@ -105,14 +111,16 @@ export function normalize(g: Graph): { graph: Graph; applied: string[] } {
 }
 
 function normalizeFragment(fragment: Graph, applied: string[]): Graph {
-  let mol = buildMol(fragment);
+  // The fragment's own molecule belongs to the cache; the products made from it belong here.
+  let mol = molFor(fragment);
+  let owned = false;
   let graph = fragment;
   const seen = new Set<string>();
   try {
     for (let restart = 0; restart < MAX_RESTARTS; restart++) {
       let changed = false;
-      for (const [k, rxn] of transforms().entries()) {
-        const product = applyTransform(mol, rxn);
+      for (const [k, transform] of transforms().entries()) {
+        const product = applyTransform(mol, transform);
         if (!product) continue;
         if (seen.has(product.smiles)) {
           product.mol.delete();
@@ -120,8 +128,9 @@ function normalizeFragment(fragment: Graph, applied: string[]): Graph {
         }
         seen.add(product.smiles);
         applied.push(NORMALIZATIONS[k]?.[0] ?? "");
-        mol.delete();
+        if (owned) mol.delete();
         mol = product.mol;
+        owned = true;
         graph = readGraph(mol);
         changed = true;
         break;
@@ -130,7 +139,7 @@ function normalizeFragment(fragment: Graph, applied: string[]): Graph {
     }
     return graph;
   } finally {
-    mol.delete();
+    if (owned) mol.delete();
   }
 }
 
@@ -139,7 +148,9 @@ interface Product {
   mol: Mol;
 }
 
-function applyTransform(start: Mol, rxn: Reaction): Product | undefined {
+function applyTransform(start: Mol, { rxn, reactant }: Transform): Product | undefined {
+  // Most transforms match nothing: one substructure test is cheaper than running the reaction.
+  if (!matchFirst(start, reactant)) return undefined;
   let current: Product | undefined;
   for (let i = 0; i < TRANSFORM_REPEATS; i++) {
     const products = runOnce(current?.mol ?? start, rxn);

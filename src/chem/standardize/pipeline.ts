@@ -10,7 +10,7 @@ import { molInchi } from "../represent.ts";
 import { type Mol, parseSmiles, rdkit } from "../rdkit.ts";
 import { reionize } from "./charge.ts";
 import { largestFragmentIndex } from "./fragment.ts";
-import { buildMol, type Graph } from "./graph.ts";
+import { buildMol, canonicalSmiles, type Graph, molFor } from "./graph.ts";
 import { inputGraph } from "./input.ts";
 import { disconnectMetals } from "./metal.ts";
 import { components, normalize, subGraph } from "./normalize.ts";
@@ -57,13 +57,7 @@ const NORMALIZATION_WORDS: Record<string, string> = {
 
 /** RDKit's Cleanup on a graph (hydrogens already removed); changes it and returns what it did. */
 function cleanupGraph(g: Graph): { graph: Graph; changes: string[] } {
-  const mol = buildMol(g);
-  let changes: string[];
-  try {
-    changes = disconnectMetals(g, mol).map((c) => `metal disconnected: ${c}`);
-  } finally {
-    mol.delete();
-  }
+  const changes = disconnectMetals(g, molFor(g)).map((c) => `metal disconnected: ${c}`);
   const { graph, applied } = normalize(g);
   changes.push(...applied.map((name) => NORMALIZATION_WORDS[name] ?? `normalised: ${name}`));
   changes.push(...reionize(graph));
@@ -78,7 +72,7 @@ function fragmentParent(g: Graph): { graph: Graph; changes: string[] } {
   try {
     for (const part of parts) mols.push(buildMol(part));
     const keep = largestFragmentIndex(mols);
-    const removed = mols.flatMap((m, i) => (i === keep ? [] : [m.get_smiles()]));
+    const removed = mols.flatMap((m, i) => (i === keep ? [] : [canonicalSmiles(m)]));
     return { graph: parts[keep] ?? g, changes: removed.map((s) => `removed fragment ${s}`) };
   } finally {
     for (const m of mols) m.delete();
@@ -117,7 +111,9 @@ export function standardize(
     } else if (step === "fragment_parent") ({ graph, changes } = fragmentParent(graph));
     else {
       changes = uncharge(graph);
-      graph = cleanupGraph(graph).graph;
+      // RDKit's ChargeParent cleans up after uncharging; on a molecule the Uncharger left alone that is the
+      // cleanup already done.
+      if (changes.length > 0 || !steps.includes("cleanup")) graph = cleanupGraph(graph).graph;
     }
     reports.push({ step, changes });
   }
@@ -125,16 +121,14 @@ export function standardize(
 }
 
 function finalForm(g: Graph): { smiles: string; inchikey?: string } {
-  const mol = buildMol(g);
-  try {
-    const smiles = mol.get_smiles();
+  const mol = molFor(g);
+  {
+    const smiles = canonicalSmiles(mol);
     try {
       return { smiles, inchikey: rdkit().get_inchikey_for_inchi(molInchi(mol)) };
     } catch (error) {
       if (error instanceof ChemError) return { smiles };
       throw error;
     }
-  } finally {
-    mol.delete();
   }
 }

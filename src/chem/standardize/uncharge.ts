@@ -6,7 +6,7 @@
  * @module
  */
 import type { Mol } from "../rdkit.ts";
-import { atomLabel, buildMol, type GAtom, type Graph, isEarlyAtom, lazyQuery, matchAll } from "./graph.ts";
+import { atomLabel, type GAtom, type Graph, isEarlyAtom, lazyQuery, matchAll, molFor } from "./graph.ts";
 
 const POS_H = lazyQuery("[+,+2,+3,+4;!h0;!$(*~[-]),$(*(~[-])~[-])]");
 const POS_NOH = lazyQuery("[+,+2,+3,+4;h0;!$(*~[-]),$(*(~[-])~[-])]");
@@ -46,8 +46,8 @@ const byRank = (ranks: readonly number[]) => (x: number, y: number) =>
 /** Neutralises `g` in place as RDKit's Uncharger does; returns each atom changed, in words. */
 export function uncharge(g: Graph): string[] {
   const before = g.atoms.map((a) => ({ ...a }));
-  const mol = buildMol(g);
-  try {
+  const mol = molFor(g);
+  {
     const p = matchAll(mol, POS_H()).flat();
     const qMatched = matchAll(mol, POS_NOH()).reduce((sum, m) => sum + (g.atoms[m[0] ?? -1]?.chg ?? 0), 0);
     const nAtoms = matchAll(mol, NEG()).map((m) => m[0] ?? -1);
@@ -60,8 +60,6 @@ export function uncharge(g: Graph): string[] {
     if (needs) neutralizeBalanced(g, nAtoms, aAtoms, nNeg, qMatched);
     else for (const i of nAtoms) if (g.atoms[i]) neutralizeNegIfPossible(g.atoms[i]!);
     neutralizePositive(g, p);
-  } finally {
-    mol.delete();
   }
   return g.atoms.flatMap((a, i) => {
     const was = before[i];
