@@ -12,6 +12,7 @@ import { runReactionTool } from "./run_reaction.ts";
 import { convertTool } from "./convert.ts";
 import { librarySearchTool } from "./library_search.ts";
 import { standardizeTool } from "./standardize.ts";
+import { rgroupDecomposeTool } from "./rgroup_decompose.ts";
 
 /** The extra tools, in the order `tools/list` shows them after the specification's twenty. */
 export const EXTRA_TOOLS: readonly Tool[] = [
@@ -22,4 +23,5 @@ export const EXTRA_TOOLS: readonly Tool[] = [
   convertTool,
   librarySearchTool,
   standardizeTool,
+  rgroupDecomposeTool,
 ] as unknown as readonly Tool[];

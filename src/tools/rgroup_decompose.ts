@@ -1,0 +1,181 @@
+import * as v from "valibot";
+import { ChemError } from "../errors.ts";
+import { fitFreeWilson, type FreeWilsonFit, predictFreeWilson } from "../chem/free_wilson.ts";
+import { round } from "../chem/identity.ts";
+import { withMol } from "../chem/rdkit.ts";
+import { decompose, MAX_CORES } from "../chem/rgroup.ts";
+import { ISOLATION_GRACE_S, smilesString } from "./common.ts";
+import { textsCost } from "./placement.ts";
+import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+
+/**
+ * Wall-clock bound of one decomposition, s, the longest any tool computes: 1,000 drug-sized molecules over a
+ * specific core take a few seconds; a core that matches each molecule thousands of ways is what the bound stops.
+ */
+export const RGROUP_TIMEOUT_S = 30;
+/** Most molecules in the series. */
+export const MAX_SERIES = 1_000;
+/** Most molecules to predict. */
+export const MAX_PREDICT = 100;
+/** Decimals of contributions, intercept, r², residuals and predictions. */
+const DIGITS = 4;
+
+const list = (max: number, what: string) =>
+  v.pipe(
+    v.array(smilesString),
+    v.check((l: string[]) => l.length >= 1 && l.length <= max, `${what} has 1 to ${max} SMILES.`),
+  );
+
+const input = v.pipe(
+  v.strictObject({
+    smiles_list: v.pipe(list(MAX_SERIES, "smiles_list"), v.description("The series.")),
+    core: v.optional(v.pipe(
+      v.union([smilesString, list(MAX_CORES, "core")]),
+      v.description("Core SMILES or SMARTS, or several; default: the series' MCS."),
+    )),
+    values: v.optional(v.pipe(
+      v.array(v.pipe(v.number(), v.finite())),
+      v.description("Activity per molecule (e.g. pIC50): fits Free–Wilson."),
+    )),
+    predict: v.optional(v.pipe(list(MAX_PREDICT, "predict"), v.description("SMILES to predict."))),
+    method: v.optional(v.picklist(["ols", "ridge"]), "ols"),
+    alpha: v.optional(v.pipe(v.number(), v.minValue(0), v.description("Ridge alpha.")), 1),
+  }),
+  v.check(
+    (a) => a.values === undefined || a.values.length === a.smiles_list.length,
+    "values has one number per molecule of smiles_list.",
+  ),
+  v.check((a) => a.predict === undefined || a.values !== undefined, "predict needs values to fit."),
+);
+
+const cell = v.union([v.string(), v.number(), v.null()]);
+
+/** `rgroup_decompose`: R-group table of a series and its Free–Wilson model. */
+export const rgroupDecomposeTool = defineTool({
+  name: "rgroup_decompose",
+  title: "R-groups and Free–Wilson",
+  annotations: LOCAL_COMPUTATION,
+  description:
+    "R-group decomposition of a series on a core (RDKit RGroupDecompose defaults; no core: the series' MCS). " +
+    "With values, the Free–Wilson model (1964): intercept plus one contribution per substituent and position, " +
+    "ols (minimum-norm least squares) or ridge (alpha, as RDKit's FWDecompose), r², residuals; predict " +
+    `scores new SMILES or says why not. Limits: ${MAX_SERIES} molecules, ${RGROUP_TIMEOUT_S} s. Errors: ` +
+    "INVALID_SMILES, INVALID_SMARTS, NO_COMMON_SUBSTRUCTURE, COMPUTATION_TIMEOUT.",
+  input,
+  output: v.object({
+    core: v.pipe(v.array(v.string()), v.description("The cores used: as given, or the MCS SMARTS.")),
+    core_from_mcs: v.pipe(v.boolean(), v.description("True when the core is the series' MCS.")),
+    columns: v.pipe(v.array(v.string()), v.description("index, Core, R1…, then residual with values.")),
+    rows: v.pipe(v.array(v.array(cell)), v.description("One per matched molecule; R groups as SMILES.")),
+    unmatched: v.pipe(v.array(v.number()), v.description("Indices no core matched.")),
+    fit: v.optional(v.object({
+      method: v.string(),
+      molecules: v.pipe(v.number(), v.description("Rows fitted.")),
+      intercept: v.number(),
+      r2: v.number(),
+      contributions: v.pipe(
+        v.record(v.string(), v.record(v.string(), v.number())),
+        v.description("Per column, substituent SMILES → contribution."),
+      ),
+    })),
+    predictions: v.optional(v.array(v.object({
+      smiles: v.string(),
+      value: v.optional(v.number()),
+      reason: v.optional(v.pipe(v.string(), v.description("Why no value."))),
+    }))),
+  }),
+  placement: {
+    where: "pool",
+    deadlineMs: () => (RGROUP_TIMEOUT_S + ISOLATION_GRACE_S) * 1000,
+    cost: ({ smiles_list, core, predict }) => textsCost(smiles_list, core, predict),
+  },
+  run: ({ smiles_list, core, values, predict = [], method, alpha }) => {
+    const cores = core === undefined ? undefined : typeof core === "string" ? [core] : core;
+    const problems = predict.map(unreadable);
+    const readable = predict.filter((_, i) => problems[i] === undefined);
+    const all = [...smiles_list, ...readable];
+    const d = decompose(all, cores, {
+      deadline: Date.now() + RGROUP_TIMEOUT_S * 1000,
+      mcsOver: smiles_list.length,
+    });
+    const training = d.rows.filter((r) => r.index < smiles_list.length);
+    const fit = values && training.length >= 2
+      ? fitFreeWilson(
+        d.columns,
+        training.map((r) => r.groups),
+        training.map((r) => values[r.index]!),
+        method,
+        alpha,
+      )
+      : undefined;
+    if (values && !fit) {
+      throw new ChemError(
+        "UNSUPPORTED_MOLECULE",
+        "A Free–Wilson fit needs at least 2 molecules that match the core.",
+        {
+          matched: training.length,
+        },
+      );
+    }
+    return {
+      core: [...d.cores],
+      core_from_mcs: d.mcs,
+      columns: ["index", ...d.columns, ...(fit ? ["residual"] : [])],
+      rows: training.map((
+        r,
+        i,
+      ) => [r.index, ...r.groups, ...(fit ? [round(fit.residuals[i]!, DIGITS)] : [])]),
+      unmatched: d.unmatched.filter((i) => i < smiles_list.length),
+      ...(fit ? { fit: shownFit(fit, training.length) } : {}),
+      ...(fit && predict.length > 0
+        ? { predictions: predictions(fit, d, smiles_list.length, predict, problems) }
+        : {}),
+    };
+  },
+});
+
+/** Why RDKit cannot read a SMILES to predict, or undefined when it can: such a one stays out of the decomposition. */
+function unreadable(smiles: string): string | undefined {
+  try {
+    withMol(smiles, () => undefined);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ChemError) return error.message;
+    throw error;
+  }
+}
+
+function shownFit(fit: FreeWilsonFit, molecules: number) {
+  const contributions = Object.fromEntries(
+    Object.entries(fit.contributions).map(([c, subs]) => [
+      c,
+      Object.fromEntries(Object.entries(subs).map(([s, x]) => [s, round(x, DIGITS)])),
+    ]),
+  );
+  return {
+    method: fit.method,
+    molecules,
+    intercept: round(fit.intercept, DIGITS),
+    r2: round(fit.r2, DIGITS),
+    contributions,
+  };
+}
+
+function predictions(
+  fit: FreeWilsonFit,
+  d: ReturnType<typeof decompose>,
+  offset: number,
+  predict: readonly string[],
+  problems: readonly (string | undefined)[],
+) {
+  const byIndex = new Map(d.rows.map((r) => [r.index, r.groups]));
+  let next = offset;
+  return predict.map((smiles, i) => {
+    const problem = problems[i];
+    if (problem !== undefined) return { smiles, reason: problem };
+    const row = byIndex.get(next++);
+    if (!row) return { smiles, reason: "no core match" };
+    const p = predictFreeWilson(fit, d.columns, row);
+    return "value" in p ? { smiles, value: round(p.value, DIGITS) } : { smiles, reason: p.reason };
+  });
+}
