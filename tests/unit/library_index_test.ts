@@ -6,6 +6,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "../helpers/process.ts";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { buildIndex } from "../../src/chem/library/build.ts";
 import { decodeIndex, encodeIndex } from "../../src/chem/library/cache.ts";
@@ -25,9 +27,9 @@ interface Answers {
   substructure: { smarts: string; count: number; first10: string[] }[];
 }
 const ORACLE = JSON.parse(
-  readFileSync(new URL("../data/reference/library.json", import.meta.url), "utf8"),
+  readFileSync(join(ROOT, "tests/data/reference/library.json"), "utf8"),
 ) as Record<string, Answers>;
-const path = (name: string) => new URL(`../data/library/${name}`, import.meta.url).pathname;
+const path = (name: string) => join(ROOT, "tests/data/library", name);
 
 const nci = await buildIndex(smilesRecords(libraryIo.open(path("nci400.smi"))));
 const bzr = await buildIndex(sdRecords(libraryIo.open(path("bzr40.sdf"))));
