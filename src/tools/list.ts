@@ -17,6 +17,7 @@
  */
 import * as v from "valibot";
 import { CancelledError, ChemError } from "../errors.ts";
+import { type Clock, REAL_CLOCK } from "../clock.ts";
 import { rdkitRefusal } from "../chem/rdkit_errors.ts";
 import { type CallCost, ITEMS_SUFFIX, POOLED_DEADLINE_MS } from "./placement.ts";
 import type { ListSpec, ObjectSchema, Tool } from "./tool.ts";
@@ -77,13 +78,14 @@ const BUSY_PAUSE_MS = 250;
 
 /** Resolves after `ms`, or at once when the list stops. */
 function pause(ms: number, stop: Stop): Promise<void> {
+  const { clock } = stop;
   return new Promise((resolve) => {
     const done = () => {
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       stop.signal.removeEventListener("abort", done);
       resolve();
     };
-    const timer = setTimeout(done, Math.min(ms, Math.max(0, stop.end - now())));
+    const timer = clock.setTimeout(done, Math.min(ms, Math.max(0, stop.end - clock.now())));
     stop.signal.addEventListener("abort", done, { once: true });
   });
 }
@@ -191,12 +193,13 @@ interface Stop {
   readonly signal: AbortSignal;
   readonly cancelled: () => boolean;
   readonly end: number;
+  readonly clock: Clock;
 }
 
 /**
  * Answers a list of `tool`: `args` are the tool's own arguments less its molecule, validated, plus
  * `smiles_list`; `startAllowanceMs` is the part of the deadline left for workers to start. Chunks go through
- * `run`, at most `workers` at once, and the answers are put back in input order. When `signal` aborts, no further chunk starts and the call throws {@link CancelledError}; at the
+ * `run`, at most `workers` at once, and the answers are put back in input order; `clock` times the deadline. When `signal` aborts, no further chunk starts and the call throws {@link CancelledError}; at the
  * deadline, no further chunk starts and every molecule not answered holds a COMPUTATION_TIMEOUT. Either way,
  * chunks in flight of a tool that can run away are withdrawn with their worker, the others finish unread.
  */
@@ -207,6 +210,7 @@ export async function runList(
   workers = 1,
   signal?: AbortSignal,
   startAllowanceMs = LIST_START_ALLOWANCE_MS,
+  clock: Clock = REAL_CLOCK,
 ): Promise<Record<string, unknown>> {
   const form = listFormOf(tool);
   if (!form) throw new Error(`tool '${tool.name}' has no list form`);
@@ -220,11 +224,12 @@ export async function runList(
   const stopped = new Promise<void>((resolve) => stopper.signal.addEventListener("abort", () => resolve()));
   const onCancel = () => stopper.abort();
   signal?.addEventListener("abort", onCancel, { once: true });
-  const timer = setTimeout(() => stopper.abort(), limitMs);
+  const timer = clock.setTimeout(() => stopper.abort(), limitMs);
   const stop: Stop = {
     signal: stopper.signal,
     cancelled: () => signal?.aborted === true,
-    end: now() + limitMs,
+    end: clock.now() + limitMs,
+    clock,
   };
   let next = 0;
   const drain = async () => {
@@ -235,7 +240,7 @@ export async function runList(
       answer.items.forEach((entry, i) => (items[start + i] = entry));
       shared ??= answer.shared;
       // A chunk that ran in place held the thread; let waiting requests in before the next.
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await new Promise((resolve) => clock.setTimeout(() => resolve(undefined), 0));
     }
   };
   const drains = Promise.all(
@@ -246,7 +251,7 @@ export async function runList(
   try {
     await Promise.race([drains, stopped]);
   } finally {
-    clearTimeout(timer);
+    clock.clearTimeout(timer);
     signal?.removeEventListener("abort", onCancel);
   }
   if (stop.cancelled()) throw new CancelledError();
@@ -285,12 +290,14 @@ async function runChunk(
     // withdrawing it would retire the worker and make the next call wait for a new one. A chunk of a tool that
     // can run away is withdrawn with its worker.
     const withdraw = form.single.placement?.deadlineMs ? stop.signal : undefined;
-    const left_ms = Math.max(1, Math.round(stop.end - now()));
+    const left_ms = Math.max(1, Math.round(stop.end - stop.clock.now()));
     return await run(form.chunk, { ...rest, [LIST_ARG]: smiles, start, left_ms }, withdraw) as ChunkResult;
   } catch (error) {
     if (stop.cancelled()) throw new CancelledError();
     // Withdrawn or stopped at the list's deadline: its molecules are answered late (none run again).
-    if (error instanceof CancelledError || now() >= stop.end - DEADLINE_SLACK_MS) return { items: [] };
+    if (error instanceof CancelledError || stop.clock.now() >= stop.end - DEADLINE_SLACK_MS) {
+      return { items: [] };
+    }
     if (error instanceof ChemError && error.code === "SERVER_BUSY") {
       // The workers are held (by this list's own chunks, often): the chunk waits its turn again, as the error
       // advises, until the list's deadline, rather than failing honest molecules.
@@ -406,8 +413,4 @@ function assemble(
   const summary = `${items.length} molecules: ${items.length - failed.length} answered, ${failed.length} ` +
     `failed${where}.`;
   return { summary, ...shared, ...(form.columns ? { columns: form.columns } : {}), results: items };
-}
-
-function now(): number {
-  return performance.now();
 }

@@ -1,7 +1,8 @@
 // The worker pool of src/pool/runner.ts driven through fake workers that live in this thread: what runs in
 // place, reuse, the deadline, errors crossing back, a worker dying, the pool bound, starting and refilling the
-// pool, the worker's warm-up and the pool size option. Real workers in both
-// runtimes are exercised end to end in tests/e2e/isolation_test.ts.
+// pool, the worker's warm-up and the pool size option. The timed rules (queue deadline, stalls, CPU time,
+// spares, standby, trimming, cancels) are proven on a model clock in tests/unit/pool_clock_test.ts. Real workers
+// in both runtimes are exercised end to end in tests/e2e/isolation_test.ts.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as v from "valibot";
@@ -15,7 +16,6 @@ import {
   type WorkerRequest,
 } from "../../src/pool/runner.ts";
 import { ITEMS_SUFFIX, POOLED_DEADLINE_MS, textsCost, warmUpCalls } from "../../src/tools/placement.ts";
-import { SPARE_AFTER_MS, STALL_CPU_MS } from "../../src/pool/policy.ts";
 import { LIGHT_MAX_ATOMS } from "../../src/chem/cost.ts";
 import { TOOLS, WORKER_TOOLS } from "../../src/tools/registry.ts";
 import { defineTool, LOCAL_COMPUTATION, type Tool } from "../../src/tools/tool.ts";
@@ -274,75 +274,6 @@ test("never more workers than the pool size; waiting calls get the next free one
   assert.equal(workers.spawned, 3, "two at first, one to replace the timed-out worker");
 });
 
-test("searches that may run to their time limit hold at most size - 1 workers; bounded calls pass them", async () => {
-  const workers = new FakeWorkers();
-  const slow = fakeTool("slow_search", false);
-  const slowSearch = { ...slow, placement: { where: "pool", deadlineMs: () => 400 } } as Tool;
-  const { pooled, runner } = pooledRunner(workers, { size: 3 });
-  const searches = [1, 2, 3].map(() => runner.run(slowSearch, { behaviour: { hang: true } }));
-  await untilRunning(workers, 2);
-  await new Promise((r) => setTimeout(r, 20)); // a third would have been started by now
-  assert.equal(workers.running, 2, "the third search waits: one worker stays for bounded calls");
-  assert.equal(workers.spawned, 2, "and no worker was started for it");
-  const started = performance.now();
-  assert.equal(await runner.run(pooled, { behaviour: { ms: 5, value: 7 } }), 7);
-  assert.ok(performance.now() - started < 300, "the bounded call did not wait for a search");
-  const settled = await Promise.allSettled(searches);
-  assert.deepEqual(settled.map((s) => s.status), ["rejected", "rejected", "rejected"]);
-  runner.close();
-});
-
-test("with one worker, a search gets a standby beside it: a bounded call does not wait for the search", async () => {
-  const workers = new FakeWorkers();
-  const { pooled, runner } = pooledRunner(workers, { size: 1 });
-  const search = runner.run(isolated, { behaviour: { hang: true } });
-  await untilRunning(workers, 1);
-  assert.equal(await runner.run(pooled, { behaviour: { ms: 5, value: 3 } }), 3);
-  assert.equal(workers.spawned, 2, "one standby");
-  await assert.rejects(search, (e) => e instanceof ChemError && e.code === "COMPUTATION_TIMEOUT");
-  assert.equal(workers.terminated, 1, "the timed-out worker is retired; the standby is the pool's one now");
-  assert.equal(await runner.run(pooled, { behaviour: { ms: 1, value: 4 } }), 4);
-  assert.equal(workers.spawned, 2);
-  runner.close();
-});
-
-test("with one worker, sequential searches start one standby at most and retire no worker", async () => {
-  const workers = new FakeWorkers();
-  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 1 });
-  runner.start();
-  for (let i = 0; i < 20; i++) {
-    assert.equal(await runner.run(isolated, { behaviour: { ms: 1, value: i } }), i);
-  }
-  assert.ok(workers.spawned <= 2, `${workers.spawned} workers started`);
-  assert.equal(workers.terminated, 0);
-  runner.close();
-});
-
-test("when long calls hold every worker past SPARE_AFTER_MS, a spare starts for a bounded call", async () => {
-  const workers = new FakeWorkers();
-  const { pooled, runner } = pooledRunner(workers, { size: 2 });
-  const chunkTool = {
-    ...isolated,
-    name: "isolated" + ITEMS_SUFFIX,
-    // Long enough that a loaded machine does not end the chunks before the spare is due.
-    placement: { where: "pool", chunkOf: "isolated", deadlineMs: () => 6_000 },
-  } as Tool;
-  const issued = performance.now();
-  const chunks = [1, 2].map(() => runner.run(chunkTool, { behaviour: { hang: true } }));
-  chunks.forEach((chunk) => chunk.catch(() => {}));
-  await untilRunning(workers, 2);
-  assert.equal(await runner.run(pooled, { behaviour: { ms: 5, value: 3 } }), 3);
-  // After SPARE_AFTER_MS of the chunks holding their workers, well before the bounded calls'
-  // BOUNDED_SPARE_AFTER_MS, with room for a loaded machine.
-  const waited = performance.now() - issued;
-  assert.ok(waited >= SPARE_AFTER_MS - 50 && waited < SPARE_AFTER_MS + 1_500, `answered after ${waited} ms`);
-  assert.equal(workers.spawned, 3, "one spare");
-  assert.equal(workers.terminated, 0, "kept while the long calls hold the others");
-  runner.close();
-  await Promise.allSettled(chunks);
-  assert.equal(workers.terminated, 3);
-});
-
 test("list chunks of a tool that can run long take every worker; a single search keeps to size - 1", async () => {
   const workers = new FakeWorkers();
   const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 2 });
@@ -383,89 +314,6 @@ test("SERVER_BUSY says what holds the workers", async () => {
       !/search/.test(e.message.replace("isolated", "")),
   );
   await Promise.allSettled([search, held]);
-  runner.close();
-});
-
-test("a call that waits past the queue deadline is answered SERVER_BUSY with a retry hint", async () => {
-  const workers = new FakeWorkers();
-  const { pooled, runner } = pooledRunner(workers, { size: 1, pooledDeadlineMs: 1_000, queueDeadlineMs: 50 });
-  // Long calls: bounded ones holding the worker would be honest load, waited for (see the test below).
-  const first = runner.run(LONG_CHUNK, { smiles: COSTLY, behaviour: { hang: true } });
-  const second = runner.run(LONG_CHUNK, { smiles: COSTLY, behaviour: { hang: true } });
-  const others = Promise.allSettled([first, second]); // the second is refused as well, meanwhile
-  const started = performance.now();
-  await assert.rejects(
-    runner.run(pooled, { behaviour: { ms: 1, value: 1 } }),
-    (e) => e instanceof ChemError && e.code === "SERVER_BUSY" && e.details?.retry_after_ms === 50,
-  );
-  assert.ok(performance.now() - started < 500);
-  await others;
-  runner.close();
-});
-
-test("a queue that moves is honest load: calls waiting far past the queue deadline are answered, not refused", async () => {
-  const workers = new FakeWorkers();
-  const { pooled, runner } = pooledRunner(workers, { size: 1, queueDeadlineMs: 50 });
-  const calls = Array.from({ length: 8 }, (_, n) => runner.run(pooled, { behaviour: { ms: 30, value: n } }));
-  assert.deepEqual(
-    await Promise.all(calls),
-    [0, 1, 2, 3, 4, 5, 6, 7],
-    "8 × 30 ms behind one worker, none refused",
-  );
-  // A bounded call that a busy machine makes slow holds its worker within its own deadline: waited for too.
-  const slow = runner.run(pooled, { behaviour: { ms: 300, value: "slow" } });
-  assert.equal(await runner.run(pooled, { behaviour: { ms: 1, value: "next" } }), "next");
-  assert.equal(await slow, "slow");
-  runner.close();
-});
-
-test("a search whose share is full is refused at the queue deadline, whatever else starts meanwhile", async () => {
-  const workers = new FakeWorkers();
-  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 2, queueDeadlineMs: 50 });
-  const slowSearch = { ...isolated, placement: { where: "pool", deadlineMs: () => 1_000 } } as Tool;
-  const first = runner.run(slowSearch, { behaviour: { hang: true } });
-  first.catch(() => {});
-  while (workers.running === 0) await new Promise((r) => setTimeout(r, 5)); // the first search runs
-  workers.startMs = 500;
-  runner.start(); // the second worker starts slowly: it cannot help a search
-  const started = performance.now();
-  await assert.rejects(
-    runner.run(slowSearch, { behaviour: { ms: 1, value: 1 } }),
-    (e) => e instanceof ChemError && e.code === "SERVER_BUSY" && /1 is running \(isolated\)/.test(e.message),
-  );
-  assert.ok(performance.now() - started < 300, `refused after ${performance.now() - started} ms`);
-  runner.close();
-  await assert.rejects(first);
-});
-
-test("a long call that has done little work is slow, not stuck: the search behind it waits until it has done STALL_CPU_MS", async () => {
-  const workers = new FakeWorkers();
-  let cpuMs = 0; // what every worker reports, as a busy machine would let a runaway use it
-  const spawn = () => ({ ...workers.spawn(), cpuMs: () => cpuMs });
-  const runner = new IsolatedRunner({ spawn, wasm, size: 2, queueDeadlineMs: 50 });
-  const slowSearch = { ...isolated, placement: { where: "pool", deadlineMs: () => 5_000 } } as Tool;
-  const first = runner.run(slowSearch, { behaviour: { hang: true } });
-  first.catch(() => {});
-  while (workers.running === 0) await new Promise((r) => setTimeout(r, 5));
-  const started = performance.now();
-  const second = runner.run(slowSearch, { behaviour: { ms: 1, value: 1 } });
-  let refused = false;
-  second.catch(() => (refused = true));
-  await new Promise((r) => setTimeout(r, 300)); // six queue deadlines: the first search has used no CPU yet
-  assert.equal(refused, false, "not refused while the search holding the share has done little work");
-  cpuMs = STALL_CPU_MS;
-  await assert.rejects(second, (e) => e instanceof ChemError && e.code === "SERVER_BUSY");
-  assert.ok(performance.now() - started < 1_000, `refused ${performance.now() - started} ms after it came`);
-  runner.close();
-  await assert.rejects(first);
-});
-
-test("a worker that is starting is not busy: calls wait for it past the queue deadline, bounded by the start limit", async () => {
-  const workers = new FakeWorkers(300);
-  const { pooled, runner } = pooledRunner(workers, { size: 1, queueDeadlineMs: 50, startupMs: 2_000 });
-  const calls = [1, 2, 3, 4].map((n) => runner.run(pooled, { behaviour: { ms: 1, value: n } }));
-  assert.deepEqual(await Promise.all(calls), [1, 2, 3, 4], "no call refused while the worker starts");
-  assert.equal(workers.spawned, 1);
   runner.close();
 });
 
@@ -588,26 +436,6 @@ test("a typed error or a result failing its schema on the protocol thread leaves
   assert.equal(pooledDeadline(runner, inPlace, {}), undefined);
   assert.deepEqual(logged, []);
   assert.equal(workers.spawned, 0);
-});
-
-test("a cancelled bounded call is answered CancelledError at once; it finishes in its worker, which stays", async () => {
-  const workers = new FakeWorkers();
-  const { pooled, runner } = pooledRunner(workers, { size: 1 });
-  const cancel = new AbortController();
-  const call = runner.run(pooled, { behaviour: { ms: 60, value: 1 } }, cancel.signal);
-  await new Promise((r) => setTimeout(r, 20));
-  const started = performance.now();
-  cancel.abort();
-  await assert.rejects(call, (e) => e instanceof CancelledError);
-  assert.ok(performance.now() - started < 30, "at once");
-  assert.equal(
-    await runner.run(pooled, { behaviour: { ms: 1, value: 2 } }),
-    2,
-    "the next call waited for it",
-  );
-  assert.equal(workers.spawned, 1);
-  assert.equal(workers.terminated, 0);
-  runner.close();
 });
 
 test("a tool named in `pooled` runs in a worker with the pool deadline; others stay in place", async () => {

@@ -5,6 +5,8 @@
  * answers as the sample web app's POST /similarity.
  */
 import { test } from "node:test";
+import { type Clock, REAL_CLOCK } from "../../src/clock.ts";
+import { ModelClock } from "../helpers/model_clock.ts";
 import assert from "node:assert/strict";
 import * as v from "valibot";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
@@ -281,16 +283,16 @@ test("a chunk whose worker dies or traps is run again one molecule per call: onl
 
 /** A pool stand-in: a chunk holding `RUNAWAY` runs until its deadline (as the runner stops it) or withdrawal. */
 const RUNAWAY = "C1CCCCC1";
-function runawayPool(starts: number[] = []): RunTool {
+function runawayPool(starts: number[] = [], clock: Clock = REAL_CLOCK): RunTool {
   return (t, args, signal) => {
-    starts.push(performance.now());
+    starts.push(clock.now());
     const items = args.smiles_list as string[];
     if (!items.includes(RUNAWAY)) return Promise.resolve(t.run(args));
     const limit = t.placement!.deadlineMs!(args as never);
     return new Promise((_resolve, reject) => {
-      const timer = setTimeout(() => reject(new ChemError("COMPUTATION_TIMEOUT", "stopped")), limit);
+      const timer = clock.setTimeout(() => reject(new ChemError("COMPUTATION_TIMEOUT", "stopped")), limit);
       signal?.addEventListener("abort", () => {
-        clearTimeout(timer);
+        clock.clearTimeout(timer);
         reject(new CancelledError());
       });
     });
@@ -298,21 +300,27 @@ function runawayPool(starts: number[] = []): RunTool {
 }
 
 test("a list ends by its deadline: 30 runaway molecules cost 3 limits, not 30; the others are answered", async () => {
-  // smarts_match with timeout_seconds 1: one molecule's limit is 1 s, the list's 3 s (no worker starts here).
+  // smarts_match with timeout_seconds 1: one molecule's limit is 1 s, the list's 3 s (no worker starts here). On
+  // the model clock: the list is answered exactly at its deadline, whatever the machine's load.
   const smarts = tool("smarts_match");
   const list = Array.from({ length: 40 }, (_, i) => i % 4 === 0 ? "CCO" : RUNAWAY);
-  const started = performance.now();
-  const out = await runList(
+  const clock = new ModelClock();
+  let out:
+    | { summary: string; results: ({ error: { code: string; message: string } } | unknown[])[] }
+    | undefined;
+  void runList(
     smarts,
     { smarts: "[OX2H]", max_matches: 1000, timeout_seconds: 1, smiles_list: list },
-    runawayPool(),
+    runawayPool([], clock),
     2,
     undefined,
     0,
-  ) as { summary: string; results: ({ error: { code: string; message: string } } | unknown[])[] };
-  const elapsed = performance.now() - started;
-  assert.ok(elapsed < LIST_DEADLINE_FACTOR * 1000 + 1500, `${elapsed.toFixed(0)} ms`);
-  assert.ok(elapsed >= LIST_DEADLINE_FACTOR * 1000 - 50, `${elapsed.toFixed(0)} ms`);
+    clock,
+  ).then((answer) => (out = answer as typeof out));
+  await clock.advance(LIST_DEADLINE_FACTOR * 1000 - 1);
+  assert.equal(out, undefined, "not before the list's deadline");
+  await clock.advance(1);
+  assert.ok(out, "answered at the list's deadline");
   assert.equal(out.results.length, 40);
   for (const [i, entry] of out.results.entries()) {
     if (list[i] === RUNAWAY) {

@@ -16,7 +16,7 @@ import {
 import { WorkerSlot } from "../../src/pool/slot.ts";
 import { defineTool, LOCAL_COMPUTATION, type Tool } from "../../src/tools/tool.ts";
 import type { Placement } from "../../src/tools/placement.ts";
-import { ChemError } from "../../src/errors.ts";
+import { CancelledError, ChemError } from "../../src/errors.ts";
 import { type Behaviour, ModelClock, ModelWorkers } from "../helpers/model_clock.ts";
 
 const wasm = {} as WebAssembly.Module;
@@ -241,4 +241,67 @@ test("a worker slot moves through its states in order, and refuses a transition 
   }), wasm);
   assert.throws(() => send({ kind: "warm" }), /starting → warm/);
   early.retire();
+});
+
+test("a search whose share is full is refused at the queue deadline, whatever else starts meanwhile", async () => {
+  const { clock, workers, runner, call } = pool(2);
+  call(SEARCH, HANG);
+  await clock.advance(200);
+  workers.startMs = 10_000; // the second worker starts slowly: it cannot help a search
+  runner.start();
+  const second = call(SEARCH, { ms: 1, value: 1 });
+  await clock.advance(QUEUE_DEADLINE_MS);
+  assert.ok(isBusy(second));
+  assert.match((second.error as Error).message, /1 is running \(search\)/);
+  runner.close();
+});
+
+test("a worker that is starting is not busy: calls wait for it past the queue deadline", async () => {
+  const { clock, workers, runner, call } = pool(1, QUEUE_DEADLINE_MS * 3);
+  const calls = [1, 2, 3, 4].map((n) => call(BOUNDED, { ms: 1, value: n }));
+  await clock.advance(QUEUE_DEADLINE_MS * 3 + 10);
+  assert.deepEqual(calls.map((c) => c.value), [1, 2, 3, 4], "no call refused while the worker starts");
+  assert.equal(workers.spawned, 1);
+  runner.close();
+});
+
+test("with one worker, a bounded call does not wait for the search holding it: the standby answers it", async () => {
+  const { clock, workers, runner, call } = pool(1);
+  runner.start();
+  await clock.advance(200);
+  const search = call(SEARCH, HANG);
+  await clock.advance(1);
+  assert.equal(workers.spawned, 2, "the standby starts beside the search at once");
+  await clock.advance(100);
+  const bounded = call(BOUNDED, { ms: 5, value: 3 });
+  await clock.advance(5);
+  assert.equal(bounded.value, 3);
+  assert.equal(search.settled, false);
+  runner.close();
+});
+
+test("a cancelled bounded call is answered at once and finishes in its worker, which stays; a long one is withdrawn", async () => {
+  const { clock, workers, runner } = pool(1);
+  runner.start();
+  await clock.advance(200);
+  const cancel = new AbortController();
+  const bounded = watch(runner.run(BOUNDED, { behaviour: { ms: 60, value: 1 } }, cancel.signal));
+  await clock.advance(20);
+  cancel.abort();
+  await clock.settle();
+  assert.ok(bounded.error instanceof CancelledError, "at once");
+  const next = watch(runner.run(BOUNDED, { behaviour: { ms: 1, value: 2 } }));
+  await clock.advance(39);
+  assert.equal(next.settled, false, "the next call waits for the cancelled one to finish");
+  await clock.advance(2);
+  assert.equal(next.value, 2);
+  assert.equal(workers.terminated, 0);
+  const stop = new AbortController();
+  const search = watch(runner.run(SEARCH, { behaviour: HANG }, stop.signal));
+  await clock.advance(10);
+  stop.abort();
+  await clock.settle();
+  assert.ok(search.error instanceof CancelledError);
+  assert.equal(workers.terminated, 1, "a long call is withdrawn with its worker");
+  runner.close();
 });
