@@ -3,8 +3,8 @@
 
 For each molecule of tests/data/reference/molecules.smi (scripts/reference/molecules.py):
 
-  - formula and rings of the largest component (most heavy atoms, then the smaller canonical SMILES), the
-    component calc_properties describes: rdMolDescriptors.CalcMolFormula and rdMolDescriptors.CalcNumRings;
+  - formula and rings of the largest component by RDKit's LargestFragmentChooser (as scripts/reference/oracle.py
+    chooses it), the component calc_properties describes: rdMolDescriptors.CalcMolFormula and CalcNumRings;
   - the topological distance (Chem.GetDistanceMatrix, bonds on a shortest path) between atom 0 and the last atom
     of the whole input, and between atom 0 and the atom in the middle, in the SMILES' atom order; null where the
     two atoms lie in different components (RDKit writes 1e8 there).
@@ -18,6 +18,7 @@ import sys
 
 from rdkit import Chem, RDLogger, rdBase
 from rdkit.Chem import rdMolDescriptors
+from rdkit.Chem.MolStandardize import rdMolStandardize
 
 from json_format import dumps
 from molecules import ROOT, records
@@ -27,8 +28,9 @@ OUT = os.path.join(ROOT, "tests", "data", "reference", "counts.json")
 
 
 def largest(mol):
-    parts = Chem.GetMolFrags(mol, asMols=True)
-    return sorted(parts, key=lambda m: (-m.GetNumHeavyAtoms(), Chem.MolToSmiles(m)))[0]
+    if len(Chem.GetMolFrags(mol)) == 1:
+        return mol
+    return rdMolStandardize.LargestFragmentChooser().choose(mol)
 
 
 def distance(matrix, a, b):
@@ -59,7 +61,7 @@ def main():
         "python": sys.version.split()[0],
         "date": datetime.date.today().isoformat(),
         "calls": [
-            "parent = largest component (most heavy atoms, then smaller canonical SMILES)",
+            "parent = rdMolStandardize.LargestFragmentChooser().choose(mol) when it has several components",
             "rdMolDescriptors.CalcMolFormula(parent), rdMolDescriptors.CalcNumRings(parent)",
             "Chem.GetDistanceMatrix(mol)[a][b] on the whole input, atoms in SMILES order; 1e8 (disconnected) as null",
         ],
