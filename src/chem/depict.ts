@@ -1,6 +1,7 @@
 /**
- * 2D depictions as SVG with RDKit MinimalLib's drawer (`get_svg_with_highlights`: RDKit's own 2D coordinates,
- * CoordGen off, atom labels drawn as outline paths by its built-in font, so the SVG needs no font to render),
+ * 2D depictions as SVG with RDKit MinimalLib's drawer (`get_svg_with_highlights`: CoordGen's 2D coordinates for
+ * drug-sized molecules, RDKit's own beyond them (src/chem/depict_bounds.ts), atom labels drawn as outline paths by
+ * its built-in font, so the SVG needs no font to render),
  * one molecule or a grid of them, with atoms and bonds highlighted: the matches of a SMARTS pattern, the PAINS
  * and Brenk alerts a molecule raises, or the maximum common substructure shared with a second molecule.
  *
@@ -11,6 +12,7 @@
  */
 import { ChemError } from "../errors.ts";
 import { BRENK_DEFINITIONS, brenkCheck, PAINS_DEFINITIONS, painsCheck } from "./alerts.ts";
+import { checkHighlightQuery, withLayout } from "./depict_bounds.ts";
 import { findMcs } from "./mcs.ts";
 import { countSmilesAtoms, type Mol, withMol, withQuery } from "./rdkit.ts";
 
@@ -175,6 +177,7 @@ function drawOne(
   cell?: { readonly legend: string },
 ): { svg: string; facts: DepictedMolecule } {
   const legend = cell?.legend;
+  if (options.highlight?.kind === "smarts") checkHighlightQuery(smiles, options.highlight.smarts);
   // The MCS highlight parses the molecule again within FMCS's own (smaller) atom limit, before drawing.
   const mcs = options.highlight?.kind === "mcs"
     ? mcsSmarts(smiles, options.highlight.with, cell ? GRID_MCS_TIMEOUT_S : DEPICT_MCS_TIMEOUT_S)
@@ -191,7 +194,7 @@ function drawOne(
       ...(legend ? { legend } : {}),
       ...(options.atomIndices ? { addAtomIndices: true } : {}),
     };
-    return { svg: mol.get_svg_with_highlights(JSON.stringify(details)), facts };
+    return { svg: withLayout(mol, () => mol.get_svg_with_highlights(JSON.stringify(details))), facts };
   }, DEPICT_MAX_HEAVY_ATOMS);
 }
 

@@ -3,16 +3,26 @@ import {
   depict,
   DEPICT_MAX_SIDE,
   DEPICT_MIN_SIDE,
+  type DepictedMolecule,
   depictGrid,
   type Depiction,
   GRID_MAX,
   GRID_MAX_SIDE,
   type HighlightSource,
 } from "../chem/depict.ts";
+import { HIGHLIGHT_MAX_QUERY_ATOMS } from "../chem/depict_bounds.ts";
 import { svgToPng, toBase64 } from "../chem/raster.ts";
 import { count, smilesString } from "./common.ts";
+import { FACTS_MAX_CHARS, fitFacts } from "./depict_facts.ts";
 import { defineContentTool, LOCAL_COMPUTATION } from "./tool.ts";
-import { textsCost } from "./placement.ts";
+
+/** Longest grid label, characters: a name or an identifier under a 100 px cell. */
+export const LABEL_MAX_CHARS = 40;
+/**
+ * Longest SVG answered, characters; past it the picture is sent as PNG (and the facts say so). Sixteen drugs
+ * make some 400,000 characters of SVG; a grid of label-dense molecules made 9.1 MiB.
+ */
+export const SVG_MAX_CHARS = 1_000_000;
 
 const side = (fallback: number) =>
   v.optional(
@@ -40,6 +50,13 @@ const input = v.pipe(
       v.description("SMILES, or a list (grid)."),
       v.examples(["CCO"]),
     ),
+    labels: v.optional(
+      v.pipe(
+        v.array(v.pipe(v.string(), v.maxLength(LABEL_MAX_CHARS))),
+        v.maxLength(GRID_MAX),
+        v.description("Grid: one per molecule, shown under it (default: index)."),
+      ),
+    ),
     highlight: v.optional(
       v.pipe(
         v.picklist(["smarts", "alerts", "mcs"]),
@@ -50,13 +67,17 @@ const input = v.pipe(
       v.pipe(v.string(), v.minLength(1), v.maxLength(5000), v.description("To highlight.")),
     ),
     mcs_with: v.optional(v.pipe(smilesString, v.description("For mcs."))),
-    format: v.optional(v.pipe(v.picklist(["svg", "png"]), v.description("png: image.")), "svg"),
+    format: v.optional(v.pipe(v.picklist(["png", "svg"]), v.description("png: image.")), "png"),
     width: side(300),
     height: side(250),
   }),
   v.check(
     (a) => !Array.isArray(a.smiles) || Math.max(a.width, a.height) <= GRID_MAX_SIDE,
     `In a grid, width and height are at most ${GRID_MAX_SIDE} px each.`,
+  ),
+  v.check(
+    (a) => a.labels === undefined || (Array.isArray(a.smiles) && a.labels.length === a.smiles.length),
+    "labels go with a list of SMILES, one label per molecule.",
   ),
   v.check(
     (a) => (a.smarts !== undefined) === ((a.highlight ?? (a.smarts ? "smarts" : undefined)) === "smarts"),
@@ -74,19 +95,24 @@ const output = v.object({
   height: count("Picture height, px."),
   molecules: v.pipe(
     v.array(v.object({
-      highlight_atoms: indices("Highlighted atoms (0-based, SMILES order), ascending."),
-      highlight_bonds: indices("Highlighted bonds (0-based, SMILES order), ascending."),
-      highlights: v.pipe(
+      highlight_atoms: v.optional(indices("Highlighted atoms (0-based, SMILES order), ascending.")),
+      highlight_bonds: v.optional(indices("Highlighted bonds (0-based, SMILES order), ascending.")),
+      highlights: v.optional(v.pipe(
         v.array(v.object({
           why: v.pipe(v.string(), v.description("SMARTS match, the alert (family and name), or the MCS.")),
           atoms: indices("Atoms, in the query's atom order."),
           bonds: indices("Bonds of the query's bonds."),
         })),
         v.description("One entry per SMARTS match, alert raised, or MCS."),
-      ),
+      )),
     })),
-    v.description("Per molecule drawn, in input order."),
+    v.description("Per molecule drawn, in input order; an empty list is left out."),
   ),
+  left_out: v.optional(v.pipe(
+    v.object({ highlights: count("Groups."), atoms: count("Atoms."), bonds: count("Bonds.") }),
+    v.description(`Facts not listed, to keep this text within ${FACTS_MAX_CHARS} characters.`),
+  )),
+  note: v.optional(v.pipe(v.string(), v.description("Why the format differs from the one asked."))),
 });
 
 /** What `run` hands to the content hook: the structured facts and the picture. */
@@ -102,42 +128,50 @@ function sourceOf(
   return undefined;
 }
 
-/** `depict`: a 2D picture of one molecule or a grid, with highlights, as SVG or PNG. */
+/** The picture in the format asked, or PNG when the SVG is over {@link SVG_MAX_CHARS}. */
+async function picture(drawn: Depiction, format: "png" | "svg") {
+  if (format === "svg" && drawn.svg.length <= SVG_MAX_CHARS) return { format, picture: drawn.svg };
+  const png = toBase64(await svgToPng(drawn.svg));
+  if (format === "png") return { format, picture: png };
+  const note = `SVG of ${drawn.svg.length} characters is over the ${SVG_MAX_CHARS} cap; sent as PNG.`;
+  return { format: "png" as const, picture: png, note };
+}
+
+/** A molecule's facts without its empty lists: sixteen empty entries would take most of the facts' budget. */
+function compact(m: DepictedMolecule): Partial<DepictedMolecule> {
+  return Object.fromEntries(Object.entries(m).filter(([, list]) => list.length > 0));
+}
+
+/** `depict`: a 2D picture of one molecule or a grid, with highlights, as PNG or SVG. */
 export const depictTool = defineContentTool({
   name: "depict",
   title: "Depiction",
   annotations: LOCAL_COMPUTATION,
   description:
-    "A 2D picture (SVG or PNG) of a molecule or a grid, with highlights; lists highlighted atoms, bonds, why. " +
+    "A 2D picture (PNG image, or SVG text) of a molecule or a grid, with highlights; lists highlighted atoms, " +
+    `bonds, why (≤ ${FACTS_MAX_CHARS} chars, the rest counted). Layout: CoordGen (bridged rings as drawn ` +
+    "by chemists), RDKit's own for large molecules and macrocycles. " +
+    `Highlight SMARTS ≤ ${HIGHLIGHT_MAX_QUERY_ATOMS} atoms. SVG over ${SVG_MAX_CHARS} chars comes as PNG. ` +
     "Errors: INVALID_SMILES, INVALID_SMARTS, MOLECULE_TOO_LARGE.",
   input,
   output,
-  placement: {
-    where: "pool",
-    // A highlight search (SMARTS, MCS) has no time limit of its own: possibly long, whatever its text.
-    cost: ({ smiles, highlight, smarts, mcs_with }) =>
-      smarts !== undefined || highlight === "mcs" ? "costly" : textsCost(smiles, mcs_with),
-  },
   run: async (args): Promise<Drawn> => {
-    const options = {
-      width: args.width,
-      height: args.height,
-      highlight: sourceOf(args),
-    };
+    const options = { width: args.width, height: args.height, highlight: sourceOf(args) };
     const drawn: Depiction = Array.isArray(args.smiles)
       ? depictGrid(
-        args.smiles.map((smiles, i) => ({ smiles, legend: String(i) })),
+        args.smiles.map((smiles, i) => ({ smiles, legend: args.labels?.[i] || String(i) })),
         options,
       )
       : depict(args.smiles, options);
-    const picture = args.format === "png" ? toBase64(await svgToPng(drawn.svg)) : drawn.svg;
-    return {
-      format: args.format,
-      width: drawn.width,
-      height: drawn.height,
-      molecules: drawn.molecules,
-      picture,
-    };
+    const shown = await picture(drawn, args.format);
+    const head = { format: shown.format, width: drawn.width, height: drawn.height };
+    const facts = fitFacts(drawn.molecules, (molecules, leftOut) => ({
+      ...head,
+      molecules: molecules.map(compact),
+      ...(leftOut ? { left_out: leftOut } : {}),
+      ...(shown.note ? { note: shown.note } : {}),
+    }));
+    return { ...facts, picture: shown.picture };
   },
   content: ({ picture, ...structured }) => ({
     blocks: [

@@ -76,10 +76,25 @@ test(
       const refused = await call({ smiles: Array(16).fill("C".repeat(200)) });
       assert.equal(refused.result!.structuredContent.error!.code, "MOLECULE_TOO_LARGE");
       // Markup in a grid's SMILES is refused or drawn as outlines: it cannot reach the document.
-      const marked = await call({ smiles: ["C", "N", "O", "S"] });
+      const marked = await call({
+        smiles: ["C", "N", "O", "S"],
+        labels: ["<script>alert(1)</script>", "]]>", "&amp;", "<!--"],
+        format: "svg",
+      });
       assert.equal(checkWellFormed(marked.result!.content[0]!.text!), "svg");
       assert.doesNotMatch(marked.result!.content[0]!.text!, /<script|alert\(1\)/);
       await healthy("the largest grid");
+      // A highlight whose search would run away (a 51-membered wildcard ring in a 130-atom ladder) is refused from
+      // the text, in far less than the time the search would hold a worker.
+      let ladder = "";
+      for (let i = 0; i < 65; i++) {
+        ladder += `C(C${i > 0 ? ((i + 1) % 2) + 1 : ""}${i < 64 ? (i % 2) + 1 : ""})`;
+      }
+      const runaway = performance.now();
+      const ring = await call({ smiles: ladder, smarts: "*1" + "*".repeat(49) + "*1" });
+      assert.equal(ring.result!.structuredContent.error!.code, "MOLECULE_TOO_LARGE");
+      assert.ok(performance.now() - runaway < 10_000);
+      await healthy("a runaway highlight");
     } finally {
       assert.equal(await client.close(), 0);
     }

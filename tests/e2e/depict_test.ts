@@ -41,7 +41,7 @@ test(
       assert.deepEqual(png.structuredContent.molecules[0]!.highlight_atoms, [4, 5, 6, 7, 9, 10]);
       assert.deepEqual(JSON.parse(facts!.text!), png.structuredContent);
 
-      const svg = await call({ smiles: "S=C1SC(=Cc2ccccc2)C(=O)N1", highlight: "alerts" });
+      const svg = await call({ smiles: "S=C1SC(=Cc2ccccc2)C(=O)N1", highlight: "alerts", format: "svg" });
       assert.equal(checkWellFormed(svg.content[0]!.text!), "svg");
       assert.ok(
         svg.structuredContent.molecules[0]!.highlights.some((h) => h.why.startsWith("PAINS_A alert ")),

@@ -34,34 +34,33 @@ const isCode = (code: string, text?: RegExp) => (e: unknown) =>
   e instanceof ChemError && e.code === code && (!text || text.test(e.message));
 
 test("SVG: well-formed XML of the asked size, labels as paths (no font needed), the SMARTS match highlighted", async () => {
-  const r = await call({ smiles: PARACETAMOL, smarts: "[OX2H]", width: 320, height: 240 });
+  const r = await call({ smiles: PARACETAMOL, smarts: "[OX2H]", format: "svg", width: 320, height: 240 });
   assert.equal(checkWellFormed(r.picture), "svg");
   assert.match(r.picture, /<svg[^>]*\swidth='320px' height='240px'/);
   assert.doesNotMatch(r.picture, /<text/);
   assert.deepEqual([r.width, r.height, r.format], [320, 240, "svg"]);
   assert.deepEqual(r.molecules, [{
     highlight_atoms: [8],
-    highlight_bonds: [],
     highlights: [{ why: "SMARTS match", atoms: [8], bonds: [] }],
-  }]);
+  }]); // an empty list is left out
   assert.deepEqual(drawnAtoms(r.picture), [8]);
   assert.deepEqual(drawnBonds(r.picture), []);
 });
 
 test("every SMARTS match is a group with its bonds; the union is highlighted in the picture", async () => {
-  const r = await call({ smiles: "c1ccccc1-c1ccccc1", smarts: "c1ccccc1" });
+  const r = await call({ smiles: "c1ccccc1-c1ccccc1", smarts: "c1ccccc1", format: "svg" });
   const [m] = r.molecules;
-  assert.equal(m!.highlights.length, 2);
-  assert.ok(m!.highlights.every((g) => g.atoms.length === 6 && g.bonds.length === 6));
+  assert.equal(m!.highlights!.length, 2);
+  assert.ok(m!.highlights!.every((g) => g.atoms.length === 6 && g.bonds.length === 6));
   assert.deepEqual(m!.highlight_atoms, [...Array(12).keys()]);
-  assert.equal(m!.highlight_bonds.length, 12); // the biaryl bond is in neither ring
+  assert.equal(m!.highlight_bonds!.length, 12); // the biaryl bond is in neither ring
   assert.deepEqual(drawnAtoms(r.picture), m!.highlight_atoms);
   assert.deepEqual(drawnBonds(r.picture), m!.highlight_bonds);
 });
 
 test("alerts: each PAINS or Brenk alert raised is a group naming it, with pains_check's atoms", async () => {
   const r = await call({ smiles: RHODANINE, highlight: "alerts" });
-  const groups = r.molecules[0]!.highlights;
+  const groups = r.molecules[0]!.highlights ?? [];
   const pains = painsCheckSmiles(RHODANINE).hits;
   assert.ok(pains.length > 0);
   for (const hit of pains) {
@@ -72,17 +71,17 @@ test("alerts: each PAINS or Brenk alert raised is a group naming it, with pains_
   }
   assert.ok(groups.some((g) => g.why.startsWith("Brenk alert ")), "the thiocarbonyl is a Brenk alert");
   const clean = await call({ smiles: "CCO", highlight: "alerts" });
-  assert.deepEqual(clean.molecules[0]!.highlights, []);
+  assert.deepEqual(clean.molecules[0], {});
 });
 
 test("mcs: the common substructure with mcs_with is highlighted, and none when nothing is shared", async () => {
   const r = await call({ smiles: PARACETAMOL, highlight: "mcs", mcs_with: "Oc1ccccc1" });
   const [m] = r.molecules;
   assert.deepEqual(m!.highlight_atoms, [4, 5, 6, 7, 8, 9, 10]);
-  assert.equal(m!.highlight_bonds.length, 7);
-  assert.match(m!.highlights[0]!.why, /^MCS with Oc1ccccc1 \(7 atoms\)$/);
+  assert.equal(m!.highlight_bonds!.length, 7);
+  assert.match(m!.highlights![0]!.why, /^MCS with Oc1ccccc1 \(7 atoms\)$/);
   const none = await call({ smiles: "[Na+].[Cl-]", highlight: "mcs", mcs_with: "CCO" });
-  assert.deepEqual(none.molecules[0]!.highlights, []);
+  assert.deepEqual(none.molecules[0], {});
   await assert.rejects(
     call({ smiles: PARACETAMOL, highlight: "mcs", mcs_with: "C1CC" }),
     isCode("INVALID_SMILES", /^mcs_with: /),
@@ -108,7 +107,7 @@ test("PNG: decodes to the asked size, is not blank, shows the red O label and th
 
 test("grid: 12 molecules, 4 per row, one well-formed SVG and a PNG of the grid's size, positions as legends", async () => {
   const grid = DRUGS50.slice(0, 12).map((d) => d.smiles);
-  const svg = await call({ smiles: grid, smarts: "[#7]", width: 200, height: 180 });
+  const svg = await call({ smiles: grid, smarts: "[#7]", format: "svg", width: 200, height: 180 });
   checkWellFormed(svg.picture);
   assert.deepEqual([svg.width, svg.height], [800, 540]);
   assert.equal(svg.molecules.length, 12);
@@ -156,7 +155,7 @@ test("the server answers PNG as image content and SVG as text, the facts as stru
     info: { name: "test", version: "0" },
   });
   const conn = server.connect();
-  const args = { smiles: PARACETAMOL, smarts: "[OX2H]", format: "png" };
+  const args = { smiles: PARACETAMOL, smarts: "[OX2H]" }; // PNG by default
   const reply = await send(conn, modern("tools/call", { name: "depict", arguments: args }));
   const result = reply!.result as unknown as {
     content: { type: string; data?: string; mimeType?: string; text?: string }[];
@@ -175,7 +174,10 @@ test("the server answers PNG as image content and SVG as text, the facts as stru
 
   const legacy = server.connect();
   await send(legacy, request("initialize", { protocolVersion: "2024-11-05", capabilities: {} }));
-  const svg = await send(legacy, request("tools/call", { name: "depict", arguments: { smiles: "CCO" } }));
+  const svg = await send(
+    legacy,
+    request("tools/call", { name: "depict", arguments: { smiles: "CCO", format: "svg" } }),
+  );
   const content = (svg!.result as { content: { type: string; text: string }[] }).content;
   assert.deepEqual(content.map((c) => c.type), ["text", "text"]);
   assert.equal(checkWellFormed(content[0]!.text), "svg");
