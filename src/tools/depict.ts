@@ -15,6 +15,7 @@ import { svgToPng, toBase64 } from "../chem/raster.ts";
 import { count, smilesString } from "./common.ts";
 import { FACTS_MAX_CHARS, fitFacts } from "./depict_facts.ts";
 import { defineContentTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost } from "./placement.ts";
 
 /** Longest grid label, characters: a name or an identifier under a 100 px cell. */
 export const LABEL_MAX_CHARS = 40;
@@ -155,6 +156,12 @@ export const depictTool = defineContentTool({
     "Errors: INVALID_SMILES, INVALID_SMARTS, MOLECULE_TOO_LARGE.",
   input,
   output,
+  placement: {
+    where: "pool",
+    // A highlight search (SMARTS, MCS) has no time limit of its own: possibly long, whatever its text.
+    cost: ({ smiles, highlight, smarts, mcs_with }) =>
+      smarts !== undefined || highlight === "mcs" ? "costly" : textsCost(smiles, mcs_with),
+  },
   run: async (args): Promise<Drawn> => {
     const options = { width: args.width, height: args.height, highlight: sourceOf(args) };
     const drawn: Depiction = Array.isArray(args.smiles)
