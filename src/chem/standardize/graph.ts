@@ -35,7 +35,7 @@ export interface GAtom {
 export interface GBond {
   a: number;
   b: number;
-  /** Kekulé bond order (0 for zero-order and dative bonds). */
+  /** RDKit's bond type as rdkitjson writes it: 1–3 for single to triple, 17 dative, 0 and 21 zero-order. */
   bo: number;
   extra: Record<string, unknown>;
 }
@@ -174,10 +174,17 @@ export function canonicalSmiles(mol: Mol): string {
   }
 }
 
+/** What a bond adds to its atoms' valence: its order; nothing for dative, ionic, hydrogen and zero bonds. */
+export function bondOrder(bo: number): number {
+  if (bo >= 1 && bo <= 6) return bo;
+  if (bo === 12) return 1.5;
+  return 0;
+}
+
 /** Sum of bond orders at an atom plus its hydrogens (RDKit's total valence). */
 export function totalValence(g: Graph, i: number): number {
   let v = g.atoms[i]?.hs ?? 0;
-  for (const b of g.bonds) if (b.a === i || b.b === i) v += b.bo;
+  for (const b of g.bonds) if (b.a === i || b.b === i) v += bondOrder(b.bo);
   return v;
 }
 

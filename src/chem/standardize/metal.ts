@@ -6,6 +6,7 @@
  * @module
  */
 import {
+  bondOrder,
   degree,
   type Graph,
   implicitHs,
@@ -51,7 +52,7 @@ export function disconnectMetals(g: Graph, mol: Mol): string[] {
       excess.set(metal, 0);
       g.bonds.splice(at, 1);
       const entry = nonMetals.get(other) ?? { cutBonds: 0, metals: [] };
-      entry.cutBonds += bond.bo;
+      entry.cutBonds += bondOrder(bond.bo);
       if (!entry.metals.includes(metal)) entry.metals.push(metal);
       nonMetals.set(other, entry);
       said.push(`cut bond ${symbolOf(g.atoms[metal]?.z ?? 0)}–${symbolOf(g.atoms[other]?.z ?? 0)}`);

@@ -91,6 +91,30 @@ export function standardize(
   smiles: string,
   steps: readonly StandardizeStep[] = STANDARDIZE_STEPS,
 ): StandardizeResult {
+  const { graph, reports } = runSteps(smiles, steps);
+  return { ...finalForm(graph), steps: reports };
+}
+
+/**
+ * The canonical SMILES after each step of the full standardisation, for comparing every step with RDKit's own
+ * (Cleanup, FragmentParent, ChargeParent) in one pass.
+ *
+ * @example
+ * ```ts
+ * standardizeTrace("CC(=O)O[Na]"); // { cleanup: "CC(=O)[O-].[Na+]", fragment_parent: "CC(=O)[O-]", uncharge: "CC(=O)O" }
+ * ```
+ */
+export function standardizeTrace(smiles: string): Record<StandardizeStep, string> {
+  const out: Partial<Record<StandardizeStep, string>> = {};
+  runSteps(smiles, STANDARDIZE_STEPS, (step, g) => (out[step] = canonicalSmiles(molFor(g))));
+  return out as Record<StandardizeStep, string>;
+}
+
+function runSteps(
+  smiles: string,
+  steps: readonly StandardizeStep[],
+  after?: (step: StandardizeStep, g: Graph) => void,
+): { graph: Graph; reports: StepReport[] } {
   const mol = parseSmiles(smiles);
   let graph: Graph;
   let removedHs: number;
@@ -116,8 +140,9 @@ export function standardize(
       if (changes.length > 0 || !steps.includes("cleanup")) graph = cleanupGraph(graph).graph;
     }
     reports.push({ step, changes });
+    after?.(step, graph);
   }
-  return { ...finalForm(graph), steps: reports };
+  return { graph, reports };
 }
 
 function finalForm(g: Graph): { smiles: string; inchikey?: string } {
