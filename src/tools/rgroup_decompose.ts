@@ -3,7 +3,7 @@ import { ChemError } from "../errors.ts";
 import { fitFreeWilson, type FreeWilsonFit, predictFreeWilson } from "../chem/free_wilson.ts";
 import { round } from "../chem/identity.ts";
 import { withMol } from "../chem/rdkit.ts";
-import { decompose, MAX_CORES } from "../chem/rgroup.ts";
+import { decompose, type Decomposition, MAX_CORES } from "../chem/rgroup.ts";
 import { ISOLATION_GRACE_S, smilesString } from "./common.ts";
 import { textsCost } from "./placement.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
@@ -28,18 +28,18 @@ const list = (max: number, what: string) =>
 
 const input = v.pipe(
   v.strictObject({
-    smiles_list: v.pipe(list(MAX_SERIES, "smiles_list"), v.description("The series.")),
+    smiles_list: list(MAX_SERIES, "smiles_list"),
     core: v.optional(v.pipe(
       v.union([smilesString, list(MAX_CORES, "core")]),
-      v.description("Core SMILES or SMARTS, or several; default: the series' MCS."),
+      v.description("SMILES/SMARTS or list."),
     )),
     values: v.optional(v.pipe(
       v.array(v.pipe(v.number(), v.finite())),
-      v.description("Activity per molecule (e.g. pIC50): fits Free–Wilson."),
+      v.description("One per molecule."),
     )),
-    predict: v.optional(v.pipe(list(MAX_PREDICT, "predict"), v.description("SMILES to predict."))),
+    predict: v.optional(v.pipe(list(MAX_PREDICT, "predict"), v.description("SMILES to score."))),
     method: v.optional(v.picklist(["ols", "ridge"]), "ols"),
-    alpha: v.optional(v.pipe(v.number(), v.minValue(0), v.description("Ridge alpha.")), 1),
+    alpha: v.optional(v.pipe(v.number(), v.minValue(0)), 1),
   }),
   v.check(
     (a) => a.values === undefined || a.values.length === a.smiles_list.length,
@@ -56,17 +56,20 @@ export const rgroupDecomposeTool = defineTool({
   title: "R-groups and Free–Wilson",
   annotations: LOCAL_COMPUTATION,
   description:
-    "R-group decomposition of a series on a core (RDKit RGroupDecompose defaults; no core: the series' MCS). " +
-    "With values, the Free–Wilson model (1964): intercept plus one contribution per substituent and position, " +
-    "ols (minimum-norm least squares) or ridge (alpha, as RDKit's FWDecompose), r², residuals; predict " +
-    `scores new SMILES or says why not. Limits: ${MAX_SERIES} molecules, ${RGROUP_TIMEOUT_S} s. Errors: ` +
-    "INVALID_SMILES, INVALID_SMARTS, NO_COMMON_SUBSTRUCTURE, COMPUTATION_TIMEOUT.",
+    "R-groups of a series on a core (RDKit RGroupDecompose; default: MCS). values: Free–Wilson fit (1964), " +
+    "per-substituent contributions, r², residuals; ols (min-norm) or ridge (RDKit FWDecompose). " +
+    `predict: value or reason. ≤ ${MAX_SERIES} molecules, ${RGROUP_TIMEOUT_S} s. Errors: INVALID_SMILES, ` +
+    "INVALID_SMARTS, MOLECULE_TOO_LARGE, NO_COMMON_SUBSTRUCTURE, COMPUTATION_TIMEOUT.",
   input,
   output: v.object({
     core: v.pipe(v.array(v.string()), v.description("The cores used: as given, or the MCS SMARTS.")),
     core_from_mcs: v.pipe(v.boolean(), v.description("True when the core is the series' MCS.")),
     columns: v.pipe(v.array(v.string()), v.description("index, Core, R1…, then residual with values.")),
     rows: v.pipe(v.array(v.array(cell)), v.description("One per matched molecule; R groups as SMILES.")),
+    same: v.optional(v.pipe(
+      v.record(v.string(), v.nullable(v.string())),
+      v.description("Columns equal in every row, said once."),
+    )),
     unmatched: v.pipe(v.array(v.number()), v.description("Indices no core matched.")),
     fit: v.optional(v.object({
       method: v.string(),
@@ -93,38 +96,16 @@ export const rgroupDecomposeTool = defineTool({
     const cores = core === undefined ? undefined : typeof core === "string" ? [core] : core;
     const problems = predict.map(unreadable);
     const readable = predict.filter((_, i) => problems[i] === undefined);
-    const all = [...smiles_list, ...readable];
-    const d = decompose(all, cores, {
+    const d = decompose([...smiles_list, ...readable], cores, {
       deadline: Date.now() + RGROUP_TIMEOUT_S * 1000,
       mcsOver: smiles_list.length,
     });
     const training = d.rows.filter((r) => r.index < smiles_list.length);
-    const fit = values && training.length >= 2
-      ? fitFreeWilson(
-        d.columns,
-        training.map((r) => r.groups),
-        training.map((r) => values[r.index]!),
-        method,
-        alpha,
-      )
-      : undefined;
-    if (values && !fit) {
-      throw new ChemError(
-        "UNSUPPORTED_MOLECULE",
-        "A Free–Wilson fit needs at least 2 molecules that match the core.",
-        {
-          matched: training.length,
-        },
-      );
-    }
+    const fit = values ? fitTraining(d.columns, training, values, method, alpha) : undefined;
     return {
       core: [...d.cores],
       core_from_mcs: d.mcs,
-      columns: ["index", ...d.columns, ...(fit ? ["residual"] : [])],
-      rows: training.map((
-        r,
-        i,
-      ) => [r.index, ...r.groups, ...(fit ? [round(fit.residuals[i]!, DIGITS)] : [])]),
+      ...table(d.columns, training, fit),
       unmatched: d.unmatched.filter((i) => i < smiles_list.length),
       ...(fit ? { fit: shownFit(fit, training.length) } : {}),
       ...(fit && predict.length > 0
@@ -133,6 +114,54 @@ export const rgroupDecomposeTool = defineTool({
     };
   },
 });
+
+type Row = Decomposition["rows"][number];
+
+function fitTraining(
+  columns: readonly string[],
+  training: readonly Row[],
+  values: readonly number[],
+  method: "ols" | "ridge",
+  alpha: number,
+): FreeWilsonFit {
+  if (training.length < 2) {
+    throw new ChemError(
+      "NO_COMMON_SUBSTRUCTURE",
+      `${training.length} molecule(s) match the core; a Free–Wilson fit needs at least 2.`,
+      { matched: training.length },
+    );
+  }
+  return fitFreeWilson(
+    columns,
+    training.map((r) => r.groups),
+    training.map((r) => values[r.index]!),
+    method,
+    alpha,
+  );
+}
+
+/**
+ * The rows as a table: columns once, one array per matched molecule. A column equal in every row (the core, for
+ * one core) is said once in `same` instead: on a 1,000-molecule series it would be a quarter of the answer.
+ */
+function table(columns: readonly string[], training: readonly Row[], fit: FreeWilsonFit | undefined) {
+  const constant = columns.map((_, c) =>
+    training.length >= 2 && training.every((r) => r.groups[c] === training[0]!.groups[c])
+  );
+  const kept = columns.filter((_, c) => !constant[c]);
+  const same = Object.fromEntries(
+    columns.flatMap((name, c) => constant[c] ? [[name, training[0]!.groups[c] ?? null]] : []),
+  );
+  return {
+    columns: ["index", ...kept, ...(fit ? ["residual"] : [])],
+    rows: training.map((r, i) => [
+      r.index,
+      ...r.groups.filter((_, c) => !constant[c]),
+      ...(fit ? [round(fit.residuals[i]!, DIGITS)] : []),
+    ]),
+    ...(Object.keys(same).length > 0 ? { same } : {}),
+  };
+}
 
 /** Why RDKit cannot read a SMILES to predict, or undefined when it can: such a one stays out of the decomposition. */
 function unreadable(smiles: string): string | undefined {
@@ -163,7 +192,7 @@ function shownFit(fit: FreeWilsonFit, molecules: number) {
 
 function predictions(
   fit: FreeWilsonFit,
-  d: ReturnType<typeof decompose>,
+  d: Decomposition,
   offset: number,
   predict: readonly string[],
   problems: readonly (string | undefined)[],

@@ -59,11 +59,16 @@ test("rgroup_decompose: RDKit's rows as a table, unmatched indices, the fit and 
     values: [1, 2, 3, 4.5, 5, 9],
     predict: ["Nc1ccccc1CC", "Sc1ccccc1C", "CCCC", "C1CC"],
   });
-  assert.deepEqual(r.columns, ["index", "Core", "R1", "R2", "residual"]);
-  assert.deepEqual(r.rows[1]!.slice(0, 4), [1, "c1ccc([*:2])c([*:1])c1", "[H][*:1]", "CC[*:2]"]);
+  // The core, equal in every row, is said once.
+  assert.deepEqual(r.same, { Core: "c1ccc([*:2])c([*:1])c1" });
+  assert.deepEqual(r.columns, ["index", "R1", "R2", "residual"]);
+  assert.deepEqual(r.rows[1]!.slice(0, 3), [1, "[H][*:1]", "CC[*:2]"]);
   assert.deepEqual(r.unmatched, [5]);
   assert.equal(r.core_from_mcs, false);
   assert.equal(r.fit!.molecules, 5);
+  // Residuals are the table's last column, observed minus fitted.
+  assert.ok(r.rows.every((row) => Math.abs(row.at(-1) as number) < 0.2));
+  assert.ok(r.fit!.r2 > 0.99);
   assert.equal(r.predictions![0]!.value, 6.25);
   assert.match(r.predictions![1]!.reason!, /R1 'S\[\*:1\]' is not in the training table/);
   assert.equal(r.predictions![2]!.reason, "no core match");
@@ -75,6 +80,13 @@ test("rgroup_decompose without a core takes the series' MCS and says so", async 
   assert.equal(r.core_from_mcs, true);
   assert.equal(r.rows.length, 3);
   assert.equal(r.unmatched.length, 0);
+});
+
+test("a fit with fewer than two matched molecules is refused with a typed error", async () => {
+  await assert.rejects(
+    async () => await call({ smiles_list: ["c1ccccc1C", "CCC"], core: "c1ccccc1", values: [1, 2] }),
+    code("NO_COMMON_SUBSTRUCTURE"),
+  );
 });
 
 test("arguments: values one per molecule, predict only with values", () => {
