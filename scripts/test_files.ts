@@ -9,6 +9,7 @@
 import { spawn } from "node:child_process";
 import process from "node:process";
 import { fileLine, junitOutcome, type Outcome, stillRunningLine, sum, timedOut } from "./test_report.ts";
+import { forgetGroup, killGroup, trackGroup } from "./test_run_dir.ts";
 
 /** One test file and the runner that runs it. */
 export interface TestFile {
@@ -22,6 +23,8 @@ export interface TestFile {
   /** Seconds after which the file is killed and counted as timed out. */
   readonly limitS: number;
   readonly env?: Readonly<Record<string, string>>;
+  /** Whether it keeps a core busy while it runs (in-process suites): it counts towards a loaded stage's load. */
+  readonly cpuBound?: boolean;
 }
 
 /** How files run: how many at once, whether their output streams or is printed whole, where it comes from. */
@@ -39,37 +42,11 @@ export interface RunOptions {
    * prints beside this one, streamed output would interleave with it (with several at once it always is).
    */
   readonly whole?: boolean;
+  /** With `whole`: a file that passed shows its line only, a failed one its output too. */
+  readonly failuresOnly?: boolean;
   /** Told as each file starts and ends (the loaded stage counts the CPU-bound files running). */
   readonly onStart?: (file: TestFile) => void;
   readonly onEnd?: (file: TestFile) => void;
-}
-
-/** Process groups of the runners still going: ended on SIGINT/SIGTERM so none outlives the test command. */
-const live = new Set<number>();
-let handlersInstalled = false;
-
-function installSignalHandlers(): void {
-  if (handlersInstalled) return;
-  handlersInstalled = true;
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => {
-      for (const pid of live) killGroup(pid);
-      process.exit(130);
-    });
-  }
-}
-
-/** Kills a process group, or the process alone when it is no group leader any more. */
-export function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // Gone already.
-    }
-  }
 }
 
 /** When output was last written, for the quiet-time watch, and whether it ended a line. */
@@ -104,7 +81,7 @@ function runFile(
       // A group of its own, so the limit ends the servers and workers its tests started along with it.
       detached: true,
     });
-    if (child.pid !== undefined) live.add(child.pid);
+    if (child.pid !== undefined) trackGroup(child.pid);
     let out = "";
     let killed = false;
     const tee = (chunk: Buffer) => {
@@ -125,7 +102,7 @@ function runFile(
       if (child.pid !== undefined) {
         // Whatever the file left running in its group goes with it: the verdict cannot wait on it.
         killGroup(child.pid);
-        live.delete(child.pid);
+        forgetGroup(child.pid);
       }
       const seconds = (performance.now() - started) / 1000;
       const outcome = killed
@@ -133,7 +110,11 @@ function runFile(
         : junitOutcome(file.stage, report, code, file.runtime === "deno" ? out : "", file.path);
       const line = fileLine(file.runtime, file.path, seconds, outcome, killed ? file.limitS : undefined);
       if (echo) writeLine(line);
-      resolve({ outcome, out: echo ? "" : `${out}${out.endsWith("\n") || out === "" ? "" : "\n"}${line}\n` });
+      const shown = echo || (options.failuresOnly && outcome.failed === 0) ? "" : out;
+      resolve({
+        outcome,
+        out: echo ? "" : `${shown}${shown.endsWith("\n") || shown === "" ? "" : "\n"}${line}\n`,
+      });
     };
     // The runner's exit ends its group, so nothing left behind holds the pipes open; "close" then comes with
     // the output still buffered in them (waited for 5 s at most, for a process that left the group).
@@ -157,7 +138,6 @@ function runFile(
  * outcomes. With several at once each file's output is printed whole when it ends, followed by its line.
  */
 export async function runFiles(files: readonly TestFile[], options: RunOptions): Promise<Outcome> {
-  installSignalHandlers();
   const echo = options.concurrency <= 1 && !options.whole;
   const running = new Map<string, number>();
   const quietMs = (options.quietS ?? 60) * 1000;

@@ -1,51 +1,33 @@
 /**
  * The sample web application's page in a real headless Chromium (playwright-core driving the Chromium that
  * tests/helpers/chromium.ts finds, the npm-bundled one last; nothing is installed): types a SMILES, reads the
- * descriptors and verdict off the page, runs a similarity search, and saves a screenshot. Where no Chromium can be
- * had (another OS or architecture), one line says why and each test is reported skipped for that reason.
+ * descriptors and verdict off the page, runs a similarity search, and takes screenshots (kept in
+ * CHEM_MCP_SCREENSHOTS when set). Where no Chromium can be had (another OS or architecture), one line says why
+ * and each test is reported skipped for that reason; a Chromium that does not start is a failure.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { statSync } from "node:fs";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
-import { BUNDLED_CHROMIUM, type ChromiumLaunch, findChromium, noChromiumLine } from "../helpers/chromium.ts";
+import type { Page } from "playwright-core";
+import { findChromium, noChromiumLine, screenshotDir, startChromium } from "../helpers/chromium.ts";
 import { sayOnce, skipName } from "../helpers/skip.ts";
 import { startWebApp, type WebAppServer } from "./webapp_process.ts";
 
 let server: WebAppServer | undefined;
-let browser: BrowserContext | undefined;
-const shots = mkdtempSync(join(tmpdir(), "chem-mcp-webapp-shots-"));
-
-/**
- * Starts the Chromium found. The npm-bundled one is the last resort and needs the host's shared libraries: when it
- * cannot start, no Chromium can be had here (a skip); an installed Chromium that cannot start is a failure.
- */
-async function launch(found: ChromiumLaunch): Promise<BrowserContext | string> {
-  try {
-    // A fresh profile per run (playwright takes --user-data-dir as the persistent context's directory).
-    return await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "chem-mcp-chromium-")), {
-      executablePath: found.executablePath,
-      viewport: { width: 1100, height: 900 },
-      headless: true,
-      args: [...found.args],
-    });
-  } catch (error) {
-    if (found.source !== BUNDLED_CHROMIUM) throw error;
-    const first = (error instanceof Error ? error.message : String(error)).split("\n")[0];
-    return `none installed, and the Chromium of @sparticuz/chromium did not start: ${first}`;
-  }
-}
+const shots = screenshotDir("chem-mcp-webapp-shots-");
 
 const search = await findChromium();
-const started = "found" in search ? await launch(search.found) : search.missing;
-/** Why the browser tests are skipped, or false when they run. */
-const skip = typeof started === "string" ? `no Chromium: ${started}` : false;
-if (typeof started !== "string") browser = started;
+/** Why the browser tests are skipped (no Chromium can be had on this platform), or false when they run. */
+const skip = "missing" in search ? `no Chromium: ${search.missing}` : false;
 // Said once per run of the test command (the suite runs under Deno and Node); each test then reports itself
-// skipped for this reason, in its name so that Deno's report keeps it, instead of failing on a missing browser.
-if (typeof started === "string") sayOnce("no-chromium", noChromiumLine(started));
+// skipped for this reason, in its name so that Deno's report keeps it. A Chromium found that does not start
+// fails the file instead.
+if ("missing" in search) sayOnce("no-chromium", noChromiumLine(search.missing));
+const started = "found" in search
+  ? await startChromium(search.found, { width: 1100, height: 900 })
+  : undefined;
+const browser = started?.context;
 const named = (name: string) => skipName(name, skip);
 
 before(async () => {
@@ -53,8 +35,9 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
+  await started?.close();
   await server?.stop();
+  shots.remove();
 });
 
 async function openPage(): Promise<Page> {
@@ -166,7 +149,7 @@ test(named(EGG_TEST), { skip }, async () => {
     { role: "query", cls: "bbb", smiles: undefined, tpsa: 32.67, wlogp: 3.1538, inYolk: true, inWhite: true },
   );
   assert.match(await page.locator("#mol-egg svg").textContent() ?? "", /TPSA \(Å²\).*WLOGP/);
-  await page.locator("#mol-egg").screenshot({ path: join(shots, "boiled_egg_diazepam.png") });
+  await page.locator("#mol-egg").screenshot({ path: join(shots.dir, "boiled_egg_diazepam.png") });
 
   // Lactulose, an osmotic laxative that is not absorbed (TPSA 189.53 Å², WLOGP −5.40): outside the white.
   await smilesBox.fill("OCC1OC(OC2C(CO)OC(O)(CO)C2O)C(O)C(O)C1O");
@@ -235,7 +218,7 @@ test(named("similarity search ranks the library and depicts the hits"), { skip }
     "limonene: in the yolk, not the white",
   );
   await page.locator("#hits img").nth(2).waitFor();
-  const file = join(shots, "webapp.png");
+  const file = join(shots.dir, "webapp.png");
   await page.screenshot({ path: file, fullPage: true });
   assert.ok(statSync(file).size > 10_000, `screenshot written to ${file}`);
   console.log(`screenshot: ${file}`);

@@ -3,16 +3,15 @@
  * depict's grid of 12 molecules looked at in a real headless Chromium (the one tests/helpers/chromium.ts finds):
  * the SVG parses in the browser's own XML parser, it lays out 12 molecules 4 per row with the highlights the
  * result lists, and the SVG and the PNG show as images of the grid's size with ink in every cell. A screenshot
- * is kept for a person to look at. Skipped, saying why, where no Chromium can be had.
+ * is taken (kept in CHEM_MCP_SCREENSHOTS when set). Skipped, saying why, where no Chromium can be had; a
+ * Chromium that does not start is a failure.
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
-import { type BrowserContext, chromium } from "playwright-core";
-import { BUNDLED_CHROMIUM, findChromium, noChromiumLine } from "../helpers/chromium.ts";
+import { findChromium, noChromiumLine, screenshotDir, startChromium } from "../helpers/chromium.ts";
 import { sayOnce, skipName } from "../helpers/skip.ts";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { provideTestRaster } from "../helpers/raster.ts";
@@ -22,30 +21,19 @@ import { depictTool } from "../../src/tools/depict.ts";
 await loadTestRDKit();
 provideTestRaster();
 
-/** Starts the Chromium found, or says why none can run (an installed one that fails to start is a failure). */
-async function launch(): Promise<BrowserContext | string> {
-  const search = await findChromium();
-  if (!("found" in search)) return search.missing;
-  try {
-    return await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "chem-mcp-chromium-")), {
-      executablePath: search.found.executablePath,
-      viewport: { width: 1000, height: 700 },
-      headless: true,
-      args: [...search.found.args],
-    });
-  } catch (error) {
-    if (search.found.source !== BUNDLED_CHROMIUM) throw error;
-    return `the Chromium of @sparticuz/chromium did not start: ${String(error).split("\n")[0]}`;
-  }
-}
-
-const started = await launch();
-const skip = typeof started === "string" ? `no Chromium: ${started}` : false;
-if (typeof started === "string") sayOnce("no-chromium", noChromiumLine(started));
-const browser = typeof started === "string" ? undefined : started;
+const search = await findChromium();
+/** Why the test is skipped (no Chromium can be had on this platform); a Chromium that does not start fails. */
+const skip = "missing" in search ? `no Chromium: ${search.missing}` : false;
+if ("missing" in search) sayOnce("no-chromium", noChromiumLine(search.missing));
+const started = "found" in search
+  ? await startChromium(search.found, { width: 1000, height: 700 })
+  : undefined;
+const browser = started?.context;
+const shots = screenshotDir("chem-mcp-depict-");
 
 after(async () => {
-  await browser?.close();
+  await started?.close();
+  shots.remove();
 });
 
 const drugs = DRUGS50.slice(0, 12);
@@ -133,7 +121,7 @@ test(
         assert.deepEqual([width, height], [1000, 600], `${id} size`);
         ink.forEach((share, i) => assert.ok(share > 0.01, `${id}: molecule ${i} has ${share} ink`));
       }
-      const shot = join(mkdtempSync(join(tmpdir(), "chem-mcp-depict-")), "grid.png");
+      const shot = join(shots.dir, "grid.png");
       await page.screenshot({ path: shot, fullPage: true });
       assert.ok(statSync(shot).size > 10_000);
       console.error(`depict grid screenshot: ${shot}`);

@@ -1,0 +1,249 @@
+/**
+ * The plans of the test command, as data: which stages, what each runs, and what waits for what.
+ *
+ * - `quick` (`npm test`): the static checks and the Node build; the unit and reference suites under Deno; the
+ *   end-to-end suites (stdio and HTTP) under Deno and against the Node build. No spinning programs.
+ * - `all` (`npm run test:all`, CI): the same, plus Node's unit and reference pass, the JSR dry run, the
+ *   documented commands, Deno's server suites on a busy machine, the artefacts (single executable, npm package,
+ *   MCP Bundle, `deno compile` script) and their suites, the web app and browser suites, the adversarial suites
+ *   on every target, then the siege and the busy machine alone.
+ * - `files`: only the test files asked for, under every runtime they run on, with no static checks and no
+ *   artefact builds (the Node build only when dist/ is stale).
+ *
+ * @module
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { commandStage, fileStage, type Stage } from "./test_stages.ts";
+import type { TestFile } from "./test_files.ts";
+import { BACKGROUND_LOAD_ENV, loadCount } from "./load.ts";
+import { artefacts } from "./test_artifacts.ts";
+import process from "node:process";
+
+/** What a plan is made for. */
+export interface PlanOptions {
+  /** `--files`: only the test files whose path contains one of these. */
+  readonly files?: readonly string[];
+  /** `--file-limit`: one time limit for every test file, seconds. */
+  readonly limitS?: number;
+  /** Where artefacts are built (inside the run directory). */
+  readonly artifacts: string;
+}
+
+/** Suites that run in the test process: no server, no browser, no wall-clock bound tighter than seconds. */
+const IN_PROCESS = ["reference", "unit"];
+const IN_PROCESS_STAGES = ["deno: unit, reference", "node: unit, reference"] as const;
+/** CPU-bound programs per core beside Deno's server suites in the full plan (the busy machine). */
+const LOAD_PER_CORE = Number(process.env.CHEM_MCP_TEST_LOAD_PER_CORE ?? 2);
+/** Live files that run alone, after the rest: the siege's figures and the busy machine are the server's own. */
+const ALONE = ["siege_test", "busy_machine_test"];
+/** Test files no `*_test` name would find: run by the full plan. */
+const MCP_BUNDLE = "tests/artifacts/mcpb_bundle.ts";
+const DOCUMENTED_COMMANDS = "tests/docs/documented_commands.ts";
+/** Files that start a Chromium: the runner unpacks the bundled one once when any is selected. */
+export const BROWSER_FILES = /_browser_test|bundled_chromium_test/;
+
+/** Each kind's time limit per file, seconds: at least 2.5 times its longest file on a busy 2-core machine. */
+const LIMIT_S = { inProcess: 600, live: 600, docs: 1800 } as const;
+
+const deno = process.execPath;
+
+/** The `*_test.ts` files of the suites under tests/, sorted, or their tsc output under dist/ for Node. */
+export function suiteFiles(suites: readonly string[], runtime: "deno" | "node"): string[] {
+  const root = runtime === "deno" ? "tests/" : "dist/tests/";
+  const ending = runtime === "deno" ? "_test.ts" : "_test.js";
+  return suites.flatMap((suite) => {
+    const dir = `${root}${suite}`;
+    if (!existsSync(dir)) return [];
+    return (readdirSync(dir, { recursive: true }) as string[])
+      .filter((file) => file.endsWith(ending)).sort().map((file) => `${dir}/${file}`);
+  });
+}
+
+/** Test directories under tests/ that no plan runs: the run fails naming them. */
+export function unlistedSuites(): string[] {
+  const listed = new Set([...IN_PROCESS, "e2e", "adversarial", "webapp"]);
+  return readdirSync("tests", { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !listed.has(entry.name))
+    .filter((entry) => readdirSync(`tests/${entry.name}`).some((file) => file.endsWith("_test.ts")))
+    .map((entry) => `tests/${entry.name}/`);
+}
+
+/** Makes the file constructors of one plan: its filter and its limits. */
+function fileKinds(options: PlanOptions) {
+  const selected = (path: string) =>
+    !options.files || options.files.some((part) => path.includes(part.replace(/\.(ts|js)$/, "")));
+  const limit = (kind: keyof typeof LIMIT_S) => options.limitS ?? LIMIT_S[kind];
+  const denoFile = (stage: string, path: string, kind: keyof typeof LIMIT_S, env = {}): TestFile => ({
+    stage,
+    runtime: "deno",
+    path,
+    limitS: limit(kind),
+    env,
+    cpuBound: kind === "inProcess",
+    // No type check per file: the static checks' `deno check .` covers every file.
+    command: (report) => [deno, ["test", "-A", "--no-check", `--junit-path=${report}`, path]],
+  });
+  const nodeFile = (stage: string, path: string, kind: keyof typeof LIMIT_S, env = {}): TestFile => ({
+    stage,
+    runtime: "node",
+    path,
+    limitS: limit(kind),
+    env,
+    cpuBound: kind === "inProcess",
+    command: (report) => ["node", [
+      "--test",
+      "--test-reporter=spec",
+      "--test-reporter-destination=stdout",
+      "--test-reporter=junit",
+      `--test-reporter-destination=${report}`,
+      path,
+    ]],
+  });
+  /** The files of `suites` for one runtime, selected, with or without the ones that run alone. */
+  const suite = (
+    stage: string,
+    runtime: "deno" | "node",
+    suites: readonly string[],
+    kind: keyof typeof LIMIT_S,
+    { alone = false, env = {} }: { alone?: boolean; env?: Readonly<Record<string, string>> } = {},
+  ): TestFile[] =>
+    suiteFiles(suites, runtime).filter(selected)
+      .filter((path) => alone === ALONE.some((part) => path.includes(part)))
+      .map((path) => (runtime === "deno" ? denoFile : nodeFile)(stage, path, kind, env));
+  return { selected, denoFile, nodeFile, suite };
+}
+
+const FMT = { label: "deno fmt --check", cmd: deno, args: ["fmt", "--check"] };
+const LINT = { label: "deno lint", cmd: deno, args: ["lint"] };
+const CHECK = { label: "deno check .", cmd: deno, args: ["check", "."] };
+const PUBLISH = {
+  label: "JSR package (deno publish --dry-run)",
+  cmd: deno,
+  args: ["publish", "--dry-run", "--allow-dirty"],
+};
+
+/** The Node build (tsc and the entry bundles); with `ifStale`, only when dist/ is older than a source. */
+function nodeBuild(ifStale = false): Stage {
+  return commandStage("Node build", [{
+    label: `tsc and the Node entry bundles (scripts/node_build.ts${ifStale ? " --if-stale" : ""})`,
+    cmd: deno,
+    args: ["run", "-A", "scripts/node_build.ts", ...(ifStale ? ["--if-stale"] : [])],
+  }]);
+}
+
+/** `npm test`: static checks, Deno's unit and reference suites, the e2e suites under Deno and Node. */
+export function quickPlan(options: PlanOptions): Stage[] {
+  const { suite } = fileKinds(options);
+  return [
+    nodeBuild(),
+    commandStage("static checks", [FMT, LINT, CHECK]),
+    fileStage(
+      IN_PROCESS_STAGES[0],
+      () => suite("deno (unit, reference)", "deno", IN_PROCESS, "inProcess"),
+      1,
+    ),
+    fileStage("deno: e2e", () => suite("deno (e2e)", "deno", ["e2e"], "live"), 1),
+    fileStage("node: e2e", () => suite("node (dist/: e2e)", "node", ["e2e"], "live"), 1, {
+      after: ["Node build"],
+    }),
+  ];
+}
+
+/** `npm run test:all`: everything. */
+export function fullPlan(options: PlanOptions): Stage[] {
+  const { suite, selected, denoFile, nodeFile } = fileKinds(options);
+  const built = artefacts(
+    options.artifacts,
+    (stage, env, suites, alone) => suite(stage, "node", suites, "live", { env, alone }),
+  );
+  const loaded = "deno: e2e, adversarial, on a busy machine";
+  const live = "live: node e2e, adversarial, webapp; deno webapp; MCP Bundle; the artefacts' suites";
+  const beforeLive = [
+    loaded,
+    ...IN_PROCESS_STAGES,
+    "documented commands",
+    ...built.stages.map((s) => s.name),
+  ];
+  const background = { [BACKGROUND_LOAD_ENV]: String(loadCount(LOAD_PER_CORE)) };
+  return [
+    nodeBuild(),
+    commandStage("static checks", [FMT, LINT, CHECK, PUBLISH]),
+    fileStage(
+      IN_PROCESS_STAGES[0],
+      () => suite("deno (unit, reference)", "deno", IN_PROCESS, "inProcess"),
+      1,
+    ),
+    fileStage(
+      IN_PROCESS_STAGES[1],
+      () => suite("node (dist/: unit, reference)", "node", IN_PROCESS, "inProcess"),
+      1,
+      {
+        after: ["Node build"],
+      },
+    ),
+    // Builds, servers and waits: CPU-bound most of its time.
+    fileStage("documented commands", () =>
+      [DOCUMENTED_COMMANDS].filter(selected).map((path) => ({
+        ...denoFile("documented commands", path, "docs"),
+        cpuBound: true,
+      })), 1),
+    // The in-process files, the documented commands and the builds are the busy machine while they last;
+    // spinning programs (scripts/load.ts) make up the rest.
+    fileStage(loaded, () => suite(loaded, "deno", ["e2e", "adversarial"], "live", { env: background }), 1, {
+      loadPerCore: LOAD_PER_CORE,
+    }),
+    ...built.stages,
+    fileStage(
+      live,
+      () => [
+        ...suite("deno (webapp)", "deno", ["webapp"], "live"),
+        ...suite("node (dist/: e2e, adversarial, webapp)", "node", ["e2e", "adversarial", "webapp"], "live"),
+        ...[MCP_BUNDLE].filter(selected).map((path) =>
+          nodeFile("MCP Bundle", path.replace(/^tests\/(.*)\.ts$/, "dist/tests/$1.js"), "live")
+        ),
+        ...built.files(false),
+      ],
+      3,
+      { after: ["Node build", ...beforeLive] },
+    ),
+    fileStage(
+      "alone: the siege, the busy machine",
+      () => [
+        ...suite("node (dist/: adversarial)", "node", ["adversarial"], "live", { alone: true }),
+        ...built.files(true),
+      ],
+      1,
+      { after: [live] },
+    ),
+  ];
+}
+
+/**
+ * `--files a,b`: the test files whose path contains one of the parts, under each runtime they run on, with no
+ * static checks and no artefact builds; the Node build only when dist/ is older than a source.
+ */
+export function filesPlan(options: PlanOptions): Stage[] {
+  const { suite, selected, denoFile, nodeFile } = fileKinds(options);
+  const suites = [...IN_PROCESS, "e2e", "adversarial", "webapp"];
+  const listed = (runtime: "deno" | "node") => [
+    ...suite(runtime, runtime, suites, "live"),
+    ...suite(runtime, runtime, ["adversarial"], "live", { alone: true }),
+  ];
+  const deno = [
+    ...listed("deno"),
+    ...[DOCUMENTED_COMMANDS].filter(selected).map((path) => denoFile("documented commands", path, "docs")),
+  ];
+  // dist/ may not exist yet: whether Node runs anything is read from the sources, its files once it is built.
+  const node = () => [
+    ...listed("node"),
+    ...[MCP_BUNDLE].filter(selected).map((path) =>
+      nodeFile("MCP Bundle", path.replace(/^tests\/(.*)\.ts$/, "dist/tests/$1.js"), "live")
+    ),
+  ];
+  const nodeRuns = suiteFiles(suites, "deno").some(selected) || selected(MCP_BUNDLE);
+  return [
+    ...(nodeRuns ? [nodeBuild(true)] : []),
+    fileStage("deno: the files asked for", () => deno, 1),
+    ...(nodeRuns ? [fileStage("node: the files asked for", node, 1, { after: ["Node build"] })] : []),
+  ];
+}
