@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { type Clock, REAL_CLOCK } from "../clock.ts";
 import { CancelledError, ChemError } from "../errors.ts";
 import { isLight, textCost } from "../chem/cost.ts";
 import type { WebAppJob } from "../tools/webapp_jobs.ts";
@@ -32,17 +33,6 @@ export function isCostlyJob(_job: WebAppJob, args: Readonly<Record<string, unkno
   return [args.smiles, ...list].some((text) => typeof text === "string" && !isLight(textCost(text)));
 }
 
-/** The timers a gate waits with (a test passes a model clock). */
-export interface GateTimers {
-  readonly setTimeout: (callback: () => void, ms: number) => unknown;
-  readonly clearTimeout: (handle: unknown) => void;
-}
-
-const REAL_TIMERS: GateTimers = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
-
 /** Options of {@link CostlyGate}. */
 export interface GateOptions {
   /** Costly computations running at once. */
@@ -51,8 +41,8 @@ export interface GateOptions {
   readonly waiting: number;
   /** Longest wait for a place, ms, before SERVER_BUSY. */
   readonly waitMs: number;
-  /** Default: the runtime's timers. */
-  readonly timers?: GateTimers;
+  /** The clock the wait is timed on; default the runtime's (a test passes a model clock). */
+  readonly clock?: Clock;
 }
 
 interface Waiter {
@@ -72,14 +62,14 @@ interface Waiter {
  */
 export class CostlyGate {
   readonly #options: GateOptions;
-  readonly #timers: GateTimers;
+  readonly #clock: Clock;
   readonly #queue: Waiter[] = [];
   #running = 0;
 
   /** @param options Places and the wait. */
   constructor(options: GateOptions) {
     this.#options = options;
-    this.#timers = options.timers ?? REAL_TIMERS;
+    this.#clock = options.clock ?? REAL_CLOCK;
   }
 
   /** Computations running now. */
@@ -104,6 +94,9 @@ export class CostlyGate {
 
   #enter(signal?: AbortSignal): Promise<void> {
     const { running, waiting, waitMs } = this.#options;
+    if (signal?.aborted) {
+      return Promise.reject(new CancelledError("the visitor left before the computation began"));
+    }
     if (this.#running < running && this.#queue.length === 0) {
       this.#running++;
       return Promise.resolve();
@@ -111,7 +104,7 @@ export class CostlyGate {
     if (this.#queue.length >= waiting) return Promise.reject(this.#busy("no place to wait is left"));
     return new Promise((resolve, reject) => {
       const leaveQueue = () => {
-        this.#timers.clearTimeout(timer);
+        this.#clock.clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
         const at = this.#queue.indexOf(waiter);
         if (at >= 0) this.#queue.splice(at, 1);
@@ -127,11 +120,10 @@ export class CostlyGate {
         leaveQueue();
         reject(new CancelledError("the visitor left while the computation waited"));
       };
-      const timer = this.#timers.setTimeout(() => {
+      const timer = this.#clock.setTimeout(() => {
         leaveQueue();
         reject(this.#busy(`none came free within ${waitMs / 1000} s`));
       }, waitMs);
-      if (signal?.aborted) return onAbort();
       signal?.addEventListener("abort", onAbort, { once: true });
       this.#queue.push(waiter);
     });

@@ -240,6 +240,19 @@ test("POST /similarity: 400 naming the index of an invalid library entry", async
   assert.match(msg, /library\[1\]/);
 });
 
+test("POST /similarity: one entry RDKit refuses among 10,000 stops the search: 400 naming it, no partial answer", async () => {
+  // Hexacoordinate neutral aluminium: a valence RDKit's WebAssembly build refuses. The app's contract is the
+  // documented error, not the similarity_search tool's skipping (docs/webapp.md says why).
+  const library = Array.from({ length: 10_000 }, (_, i) => (i === 2339 ? "[Al](F)(F)(F)(F)(F)F" : ASPIRIN));
+  const msg = await expectError(
+    await post("/similarity", { query: ASPIRIN, library, threshold: 0.5 }),
+    400,
+    "INVALID_SMILES",
+  );
+  assert.match(msg, /^library\[2339\]: /);
+  assert.match(msg, /valence/);
+});
+
 test("POST /similarity: 400 for an invalid query, threshold out of range, missing fields, non-string entries", async () => {
   assert.match(
     await expectError(
