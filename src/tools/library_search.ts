@@ -46,17 +46,23 @@ export const librarySearchTool = defineTool({
       v.maxLength(5000),
       v.description("SMILES, or SMARTS for substructure."),
     ),
-    mode: v.optional(v.picklist(["similarity", "substructure"]), "similarity"),
+    mode: v.optional(
+      v.pipe(v.picklist(["similarity", "substructure"]), v.description("Search kind.")),
+      "similarity",
+    ),
     threshold: v.optional(
       v.pipe(v.number(), v.minValue(0), v.maxValue(1), v.description("Least similarity kept.")),
       0,
     ),
-    top_k: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_TOP_K)), 10),
+    top_k: v.optional(
+      v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_TOP_K), v.description("Hits listed.")),
+      10,
+    ),
   }),
   output: v.object({
     searched: count("Molecules searched."),
     total: count("Hits in all, listed or not."),
-    hits: v.array(hit),
+    hits: v.pipe(v.array(hit), v.description("Best first (similarity) or in file order (substructure).")),
     stopped: v.optional(
       v.pipe(v.literal(true), v.description("Time bound reached: searched < library size.")),
     ),
