@@ -139,10 +139,17 @@ function runSteps(
       // cleanup already done.
       if (changes.length > 0 || !steps.includes("cleanup")) graph = cleanupGraph(graph).graph;
     }
-    reports.push({ step, changes });
+    reports.push({ step, changes: collapse(changes) });
     after?.(step, graph);
   }
   return { graph, reports };
+}
+
+/** Repeated changes said once with their count: "metal disconnected: cut bond Fe–N (×28)". */
+function collapse(changes: readonly string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const c of changes) counts.set(c, (counts.get(c) ?? 0) + 1);
+  return [...counts].map(([c, n]) => (n > 1 ? `${c} (×${n})` : c));
 }
 
 function finalForm(g: Graph): { smiles: string; inchikey?: string } {
