@@ -87,6 +87,13 @@ export function reactantTemplates(reaction: string): number {
       "a reaction SMARTS has the form reactants>>products (or reactants>agents>products)",
     );
   }
+  if (reaction.slice(arrows[1]! + 1).trim() === "") {
+    // RDKit accepts the text and throws only when it runs the reaction.
+    throw invalidReaction(
+      reaction,
+      "it has no product template after the last '>' (write reactants>>products)",
+    );
+  }
   const reactants = reaction.slice(0, arrows[0]);
   let templates = reactants.length > 0 ? 1 : 0;
   let depth = 0;

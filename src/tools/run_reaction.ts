@@ -8,6 +8,7 @@ import {
   runReaction,
 } from "../chem/reaction.ts";
 import { count, ISOLATION_GRACE_S, smilesString } from "./common.ts";
+import { ANSWER_MAX_CHARS, fitItems } from "./answer_cap.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 import { textsCost } from "./placement.ts";
 
@@ -43,9 +44,8 @@ export const runReactionTool = defineTool({
   description:
     "Apply a reaction SMARTS (mapped or not) to reactants, one per template: SMILES, or a list for " +
     "all combinations. Gives distinct outcomes as canonical SMILES, each with the reactants that first gave " +
-    `it; unsanitisable ones counted. Limits: ${MAX_COMBINATIONS} ` +
-    `combinations, ${REACTION_TIMEOUT_S} s. Errors: INVALID_REACTION, INVALID_SMILES, REACTANT_COUNT_MISMATCH, ` +
-    "TOO_MANY_PRODUCTS, COMPUTATION_TIMEOUT.",
+    `it; unsanitisable ones counted. Limits: ${MAX_COMBINATIONS} combinations, ${REACTION_TIMEOUT_S} s. ` +
+    "Errors: INVALID_REACTION, INVALID_SMILES, REACTANT_COUNT_MISMATCH, TOO_MANY_PRODUCTS, COMPUTATION_TIMEOUT.",
   input: v.strictObject({
     reaction: v.pipe(
       v.string(),
@@ -87,6 +87,9 @@ export const runReactionTool = defineTool({
       v.description("Distinct outcomes, in the order found."),
     ),
     unsanitizable: count("Outcomes dropped: a product could not be sanitised."),
+    left_out: v.optional(
+      count(`Products found but not listed: the answer reached its cap of ${ANSWER_MAX_CHARS} characters.`),
+    ),
   }),
   placement: {
     where: "pool",
@@ -99,11 +102,15 @@ export const runReactionTool = defineTool({
       maxProducts: max_products,
       deadline: Date.now() + REACTION_TIMEOUT_S * 1000,
     });
+    const products = result.products.map((p) => ({ smiles: p.smiles, reactants: [...p.reactants] }));
+    // Each product echoes its reactants as sent: 1,000 products of long SMILES made a 25 MiB answer.
+    const { kept, leftOut } = fitItems(products, ANSWER_MAX_CHARS - reaction.length - 200);
     return {
       reaction,
       combinations: result.combinations,
-      products: result.products.map((p) => ({ smiles: p.smiles, reactants: [...p.reactants] })),
+      products: kept,
       unsanitizable: result.unsanitizable,
+      ...(leftOut > 0 ? { left_out: leftOut } : {}),
     };
   },
 });

@@ -83,6 +83,26 @@ test("typed errors: a reaction RDKit cannot read, the wrong number of reactants,
   assert.equal(thrownCode(() => runReaction(AMIDE, [["CC(=O)O"], ["C1CC"]], roomy())), "INVALID_SMILES");
 });
 
+test("a reaction without product templates is refused by the text check, before RDKit sees it", () => {
+  for (const bad of ["[C:1]>>", "[C:1]>> ", "[C:1]>[O]>", "[C:1].[N:2]>>"]) {
+    const slots = bad.includes("[N:2]") ? [["C"], ["N"]] : [["CC"]];
+    let message = "";
+    assert.equal(
+      thrownCode(() => {
+        try {
+          runReaction(bad, slots, roomy());
+        } catch (error) {
+          message = (error as Error).message;
+          throw error;
+        }
+      }),
+      "INVALID_REACTION",
+      bad,
+    );
+    assert.match(message, /no product template/, bad);
+  }
+});
+
 test("limits: combinations refused before running, distinct products capped, the deadline between combinations", () => {
   const hundred = Array.from({ length: 100 }, (_, i) => `${"C".repeat(i + 1)}N`);
   const acids = Array.from({ length: 100 }, (_, i) => `${"C".repeat(i + 1)}C(=O)O`);
