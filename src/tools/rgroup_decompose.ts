@@ -28,18 +28,18 @@ const list = (max: number, what: string) =>
 
 const input = v.pipe(
   v.strictObject({
-    smiles_list: list(MAX_SERIES, "smiles_list"),
+    smiles_list: v.pipe(list(MAX_SERIES, "smiles_list"), v.description("Series.")),
     core: v.optional(v.pipe(
       v.union([smilesString, list(MAX_CORES, "core")]),
-      v.description("SMILES/SMARTS or list."),
+      v.description("SMILES, SMARTS, list."),
     )),
     values: v.optional(v.pipe(
       v.array(v.pipe(v.number(), v.finite())),
       v.description("One per molecule."),
     )),
-    predict: v.optional(v.pipe(list(MAX_PREDICT, "predict"), v.description("SMILES to score."))),
-    method: v.optional(v.picklist(["ols", "ridge"]), "ols"),
-    alpha: v.optional(v.pipe(v.number(), v.minValue(0)), 1),
+    predict: v.optional(v.pipe(list(MAX_PREDICT, "predict"), v.description("To score."))),
+    method: v.optional(v.pipe(v.picklist(["ols", "ridge"]), v.description("ols: min-norm.")), "ols"),
+    alpha: v.optional(v.pipe(v.number(), v.minValue(0), v.description("Ridge α.")), 1),
   }),
   v.check(
     (a) => a.values === undefined || a.values.length === a.smiles_list.length,
@@ -53,13 +53,12 @@ const cell = v.union([v.string(), v.number(), v.null()]);
 /** `rgroup_decompose`: R-group table of a series and its Free–Wilson model. */
 export const rgroupDecomposeTool = defineTool({
   name: "rgroup_decompose",
-  title: "R-groups and Free–Wilson",
+  title: "R-group SAR",
   annotations: LOCAL_COMPUTATION,
   description:
-    "R-groups of a series on a core (RDKit RGroupDecompose; default: MCS). values: Free–Wilson fit (1964), " +
-    "per-substituent contributions, r², residuals; ols (min-norm) or ridge (RDKit FWDecompose). " +
-    `predict: value or reason. ≤ ${MAX_SERIES} molecules, ${RGROUP_TIMEOUT_S} s. Errors: INVALID_SMILES, ` +
-    "INVALID_SMARTS, MOLECULE_TOO_LARGE, NO_COMMON_SUBSTRUCTURE, COMPUTATION_TIMEOUT.",
+    "R-group table of a series (RDKit; default core: MCS); values: Free–Wilson fit (1964): contributions, " +
+    `r², residuals (ridge: FWDecompose); predict: value or reason. ≤ ${MAX_SERIES} molecules, ${RGROUP_TIMEOUT_S} ` +
+    "s. Errors: INVALID_SMILES, INVALID_SMARTS, MOLECULE_TOO_LARGE, NO_COMMON_SUBSTRUCTURE, COMPUTATION_TIMEOUT.",
   input,
   output: v.object({
     core: v.pipe(v.array(v.string()), v.description("The cores used: as given, or the MCS SMARTS.")),
@@ -71,21 +70,27 @@ export const rgroupDecomposeTool = defineTool({
       v.description("Columns equal in every row, said once."),
     )),
     unmatched: v.pipe(v.array(v.number()), v.description("Indices no core matched.")),
-    fit: v.optional(v.object({
-      method: v.string(),
-      molecules: v.pipe(v.number(), v.description("Rows fitted.")),
-      intercept: v.number(),
-      r2: v.number(),
-      contributions: v.pipe(
-        v.record(v.string(), v.record(v.string(), v.number())),
-        v.description("Per column, substituent SMILES → contribution."),
-      ),
-    })),
-    predictions: v.optional(v.array(v.object({
-      smiles: v.string(),
-      value: v.optional(v.number()),
-      reason: v.optional(v.pipe(v.string(), v.description("Why no value."))),
-    }))),
+    fit: v.optional(v.pipe(
+      v.object({
+        method: v.pipe(v.string(), v.description("ols or ridge.")),
+        molecules: v.pipe(v.number(), v.description("Rows fitted.")),
+        intercept: v.pipe(v.number(), v.description("The constant term.")),
+        r2: v.pipe(v.number(), v.description("Coefficient of determination on the rows fitted.")),
+        contributions: v.pipe(
+          v.record(v.string(), v.record(v.string(), v.number())),
+          v.description("Per column, substituent SMILES → contribution."),
+        ),
+      }),
+      v.description("The Free–Wilson model, with values."),
+    )),
+    predictions: v.optional(v.pipe(
+      v.array(v.object({
+        smiles: v.pipe(v.string(), v.description("As given.")),
+        value: v.optional(v.pipe(v.number(), v.description("The model's value."))),
+        reason: v.optional(v.pipe(v.string(), v.description("Why no value."))),
+      })),
+      v.description("One per predict SMILES."),
+    )),
   }),
   placement: {
     where: "pool",
