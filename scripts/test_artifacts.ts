@@ -1,12 +1,13 @@
 /**
  * The shipped artefacts, built inside the run directory for the full plan (scripts/test_plan.ts): the
  * single-executable binary (its suites run from a directory with no node_modules), the npm tarball installed into
- * an empty project (its suites run `npx chem-mcp`), and `deno compile` through its release script as far as this
- * machine allows. Each build is a stage; the suites against what it built join the live stages once it passed.
+ * an empty project (its suites run `npx chem-mcp`). Each build is a stage; the suites against what it built join
+ * the live stages once it passed. `deno compile` through its release script (with the Deno executable standing
+ * in for denort) is the documented-commands test's, which runs `deno task compile` so.
  *
  * @module
  */
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { type Outcome, single, sum } from "./test_report.ts";
@@ -22,8 +23,6 @@ export type ArtefactSuites = (
 ) => TestFile[];
 
 const deno = process.execPath;
-/** The release target this machine can build with a stand-in base binary (the CI and build machines). */
-const HOST_TARGET = process.platform === "linux" && process.arch === "x64" ? "x86_64-unknown-linux-gnu" : "";
 
 /** Runs one build step, saying how it went in a line; its outcome and output. */
 async function step(
@@ -103,7 +102,6 @@ export function artefacts(dir: string, suites: ArtefactSuites): {
       return sum([packed.outcome, installed.outcome]);
     },
   }];
-  if (HOST_TARGET) stages.push(compileScript(join(dir, "compile")));
   const files = (alone: boolean) => [
     ...(built.binary
       ? suites(
@@ -129,33 +127,4 @@ export function artefacts(dir: string, suites: ArtefactSuites): {
       : []),
   ];
   return { stages, files };
-}
-
-/**
- * `deno compile` as far as this machine allows: no `denort` can be downloaded here, so the Deno executable stands
- * in as the base binary for the host target. The result does not run as chem-mcp, but the build goes through the
- * release script end to end and its size shows what was embedded (the runtime dependencies, not the dev tools).
- */
-function compileScript(dir: string): Stage {
-  return {
-    name: "deno compile script",
-    cpuBound: true,
-    run: async (context) => {
-      const unknown = ["run", "-A", "scripts/compile.ts", "--target", "riscv-unknown-plan9"];
-      const refused = await step(context, "compile script refuses an unknown target", deno, unknown, {}, 2);
-      const refusedOk = refused.code === 2 && refused.out.includes("unknown target(s): riscv-unknown-plan9");
-      if (refused.code === 2 && !refusedOk) process.stdout.write(refused.out);
-      const label = `deno compile (${HOST_TARGET}, Deno as the base binary)`;
-      const args = ["run", "-A", "scripts/compile.ts", "--target", HOST_TARGET, "--out-dir", dir];
-      const built = await step(context, label, deno, [...args, "--denort-stand-in"], { DENORT_BIN: deno });
-      const binary = join(dir, "chem-mcp-linux-x86_64");
-      const embeddedMiB = existsSync(binary) ? (statSync(binary).size - statSync(deno).size) / 2 ** 20 : NaN;
-      const builtOk = built.code === 0 && embeddedMiB > 5 && embeddedMiB < 32;
-      console.log(`          ${embeddedMiB.toFixed(1)} MiB embedded (5–32 expected)`);
-      return sum([
-        single("compile script refuses an unknown target with exit 2", refusedOk),
-        single(`${label}: ${embeddedMiB.toFixed(1)} MiB embedded, 5–32 expected`, builtOk),
-      ]);
-    },
-  };
 }

@@ -113,6 +113,12 @@ function fileKinds(options: PlanOptions) {
   return { selected, denoFile, nodeFile, suite };
 }
 
+/**
+ * Set for the documented-commands test by the full plan: the commands the static checks run on this tree in the
+ * same run (a JSON list), so it need not run a task made only of them a second time.
+ */
+export const STATIC_CHECKS_ENV = "CHEM_MCP_STATIC_CHECKS";
+
 const FMT = { label: "deno fmt --check", cmd: deno, args: ["fmt", "--check"] };
 const LINT = { label: "deno lint", cmd: deno, args: ["lint"] };
 const CHECK = { label: "deno check .", cmd: deno, args: ["check", "."] };
@@ -181,10 +187,15 @@ export function fullPlan(options: PlanOptions): Stage[] {
         after: ["Node build"],
       },
     ),
-    // Builds, servers and waits: CPU-bound most of its time.
+    // Builds, servers and waits: CPU-bound most of its time. The tasks that only run the static checks above
+    // are not run again on its copy of the same files (STATIC_CHECKS_ENV).
     fileStage("documented commands", () =>
       [DOCUMENTED_COMMANDS].filter(selected).map((path) => ({
-        ...denoFile("documented commands", path, "docs"),
+        ...denoFile("documented commands", path, "docs", {
+          [STATIC_CHECKS_ENV]: JSON.stringify(
+            [FMT, LINT, CHECK].map((c) => [c.cmd === deno ? "deno" : c.cmd, ...c.args].join(" ")),
+          ),
+        }),
         cpuBound: true,
       })), 1),
     // The in-process files, the documented commands and the builds are the busy machine while they last;

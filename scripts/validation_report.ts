@@ -3,7 +3,8 @@
  * `tests/reference/*_suite.ts` it finds, with the fixtures' provenance and the known definitional differences.
  *
  * Usage: `deno task validation` (`npx deno run -A scripts/validation_report.ts`); `--stdout` prints instead of
- * writing; `--list` only names the suites and fixtures it would report (cheap: runs no suite). The fixtures come
+ * writing; `--list` only names the suites and fixtures it would report (cheap: runs no suite); `--suites a,b` runs
+ * only those suite files (a partial report, to try the command quickly). The fixtures come
  * from scripts/reference/oracle.py (see scripts/reference/README.md).
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -49,10 +50,10 @@ function suitesOf(module: Record<string, unknown>): ComparisonSuite[] {
  * Imports and runs every suite: those on the validation set first, then those on molecules outside it, so the
  * known differences are numbered in that order too.
  */
-export async function runSuites(root = ROOT): Promise<SuiteResult[]> {
+export async function runSuites(root = ROOT, only?: readonly string[]): Promise<SuiteResult[]> {
   const out: SuiteResult[] = [];
   const later: SuiteResult[] = [];
-  for (const file of suiteFiles(root)) {
+  for (const file of suiteFiles(root).filter((f) => !only || only.includes(f))) {
     const module = await import(pathToFileURL(join(root, "tests/reference", file)).href) as Record<
       string,
       unknown
@@ -213,7 +214,9 @@ if (isMain()) {
     const { loadTestRDKit } = await import("../tests/helpers/rdkit.ts");
     const { rdkit } = await import("../src/chem/rdkit.ts");
     await loadTestRDKit();
-    const text = renderValidation(await runSuites(), fixtureProvenance(), rdkit().version());
+    const at = process.argv.indexOf("--suites");
+    const only = at < 0 ? undefined : process.argv[at + 1]?.split(",");
+    const text = renderValidation(await runSuites(ROOT, only), fixtureProvenance(), rdkit().version());
     if (process.argv.includes("--stdout")) console.log(text);
     else {
       writeFileSync(join(ROOT, "docs/validation.md"), text);

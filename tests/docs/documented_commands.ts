@@ -56,6 +56,7 @@ import process from "node:process";
 import { mcpHeaders } from "../helpers/http.ts";
 import { IS_DENO, ROOT } from "../helpers/process.ts";
 import { skipName } from "../helpers/skip.ts";
+import { STATIC_CHECKS_ENV } from "../../scripts/test_plan.ts";
 
 /** A command found in the docs, with where it was found. */
 interface Documented {
@@ -174,11 +175,19 @@ before(() => {
   env.NO_COLOR = "1";
 });
 
-after(() => {
-  rmSync(copy, { recursive: true, force: true });
-  rmSync(outside, { recursive: true, force: true });
-  rmSync(globalBin, { recursive: true, force: true });
-});
+/** Removes the copy and the other directories this file made; safe to call more than once. */
+function removeTemporaries(): void {
+  for (const dir of [copy, outside, globalBin].filter(Boolean)) rmSync(dir, { recursive: true, force: true });
+}
+
+after(removeTemporaries);
+// The copy holds builds (a binary, bundles, tarballs: some 300 MB): it goes on Ctrl-C too, not only at the end.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    removeTemporaries();
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  });
+}
 
 // -----------------------------------------------------------------------------------------------------------
 // Running commands
@@ -329,21 +338,23 @@ async function localEquivalent(command: string): Promise<{ line: string; cwd: st
 // -----------------------------------------------------------------------------------------------------------
 // Checks, one per kind of command
 
+/** The test command in any of its documented forms (quick, full, a stage or some files of it). */
 const isTestCommand = (c: string) =>
-  c === "npm ci && npm test --silent" || /^(npx )?deno task test$/.test(c) || c === "npm test";
-/** One stage of the test command (`--only`), which the whole command runs. */
-const isTestStage = (c: string) => /^(npx )?deno task test --only (deno|node|artifacts|docs|loaded)$/.test(c);
+  /^(npm ci && )?npm (test|run test:all)( --silent)?( -- .*)?$/.test(c) ||
+  /^(npx )?deno task test(:all)?( .*)?$/.test(c) || /^(npx )?deno run -A scripts\/test\.ts( .*)?$/.test(c);
 
 function checkTestCommand(): void {
-  // The command running this file: CI runs exactly it, and both ways run the same script.
+  // The command running this file: CI runs the full one, and npm and deno task run the same script.
   const ci = readFileSync(join(copy, ".ci/run"), "utf8");
-  assert.match(ci, /^\(npm ci && npm test --silent\) 2>&1/m, ".ci/run runs the README's test command");
+  assert.match(ci, /^\(npm ci && npm run test:all --silent\) 2>&1/m, ".ci/run runs the full test command");
   const pkg = JSON.parse(readFileSync(join(copy, "package.json"), "utf8")) as {
     scripts: Record<string, string>;
   };
   const deno = JSON.parse(readFileSync(join(copy, "deno.json"), "utf8")) as { tasks: Record<string, string> };
   assert.equal(pkg.scripts.test, "deno run -A scripts/test.ts");
+  assert.equal(pkg.scripts["test:all"], "deno run -A scripts/test.ts --all");
   assert.equal(deno.tasks.test, "env deno run -A scripts/test.ts");
+  assert.equal(deno.tasks["test:all"], "env deno run -A scripts/test.ts --all");
 }
 
 const isInspector = (c: string) => c.startsWith("npx -y @modelcontextprotocol/inspector-cli@");
@@ -445,6 +456,8 @@ async function checkTask(command: string): Promise<void> {
     assertOneReply(answer.stdout, `${command}: ${HOST_BINARY}`);
     return;
   }
+  if (ranByStaticChecks(name ?? "")) return;
+  if (name === "validation") return await checkValidation(command);
   // Tasks that regenerate a committed file must leave it as committed.
   const generated = { docs: "docs/tools.md", k8s: "deploy/kubernetes.yaml" }[name ?? ""];
   const before = generated ? readFileSync(join(copy, generated), "utf8") : "";
@@ -463,6 +476,35 @@ async function checkTask(command: string): Promise<void> {
   if (generated) {
     assert.equal(readFileSync(join(copy, generated), "utf8"), before, `${generated} is current`);
   }
+}
+
+/**
+ * Whether the task `name` runs only commands that the test command's static checks run on this tree in the same
+ * run (STATIC_CHECKS_ENV, set by its full plan), such as `deno task check` and `deno task lint`: they are not run
+ * a second time on a copy of the same files, and what is left to prove is that the task runs exactly them.
+ */
+function ranByStaticChecks(name: string): boolean {
+  const ran = JSON.parse(process.env[STATIC_CHECKS_ENV] ?? "[]") as string[];
+  const { tasks } = JSON.parse(readFileSync(join(copy, "deno.json"), "utf8")) as {
+    tasks: Record<string, string>;
+  };
+  const parts = (tasks[name] ?? "").split("&&").map((part) => part.trim().replace(/^env /, ""));
+  return ran.length > 0 && parts.every((part) => ran.includes(part));
+}
+
+/**
+ * `deno task validation` runs every comparison suite again (some 4 minutes on two cores), which the reference
+ * suites of the same run assert row by row. Here it runs as written with `--suites moljson_suite.ts` (about
+ * 3 s of comparisons): the task, its script, the suites' loading and the writing of docs/validation.md are what
+ * it proves.
+ */
+async function checkValidation(command: string): Promise<void> {
+  const result = await run(`${command} --suites moljson_suite.ts`);
+  ok(result, command);
+  const written = readFileSync(join(copy, "docs/validation.md"), "utf8");
+  assert.match(written, /^# Validation against RDKit$/m);
+  assert.match(written, /\(`tests\/reference\/moljson_suite\.ts`\)/, "the suite's section is written");
+  assert.match(written, /^\| `[a-z_0-9]+\.json` \| 2022\.09/m, "the fixtures' provenance is written");
 }
 
 async function checkNpmPack(command: string): Promise<void> {
@@ -518,8 +560,7 @@ const isCompile = (c: string) => /^(npx )?deno task compile$/.test(c);
  * "documented commands: the commands not run here are wired to what runs them".
  */
 const NOT_RUN_HERE: readonly [(c: string) => boolean, string][] = [
-  [isTestCommand, "it is the command running this test"],
-  [isTestStage, "a stage of the test command, which is the command running this test"],
+  [isTestCommand, "the test command, which runs this test"],
   [isDeployCheck, "needs root, buildah and haproxy; .ci/run runs it after the test command"],
   [isImageBuild, "needs root and buildah; deploy:check builds the image with the same script"],
   [isBalancer, "needs haproxy and running replicas; deploy:check starts it on deploy/haproxy.cfg"],
@@ -684,8 +725,8 @@ test("documented commands: the commands not run here are wired to what runs them
 /** The documented compile command, run with a stand-in below whether or not it is run as documented. */
 const COMPILE = COMMANDS.find((d) => isCompile(d.command));
 const STAND_IN =
-  "documented commands: `deno task compile` goes through its script with the Deno executable " +
-  "standing in for denort (what it builds starts Deno, not chem-mcp, so it is not run)";
+  "documented commands: `deno task compile` refuses an unknown target and goes through its script with the " +
+  "Deno executable standing in for denort (what it builds starts Deno, not chem-mcp, so it is not run)";
 
 const NO_STAND_IN = HOST_TARGET ? false : "Deno stands in for denort on linux x86_64 only";
 
@@ -693,6 +734,9 @@ test(skipName(STAND_IN, NO_STAND_IN), { skip: NO_STAND_IN }, async () => {
   assert.ok(COMPILE, "`deno task compile` is documented");
   const out = join(copy, ".cache/docs-compile-stand-in");
   const line = `${COMPILE.command} --target ${HOST_TARGET} --out-dir ${out}`;
+  const unknown = await run(`${COMPILE.command} --target riscv-unknown-plan9`);
+  assert.equal(unknown.code, 2, `an unknown target is refused with exit 2\n${unknown.stderr}`);
+  assert.match(unknown.stdout + unknown.stderr, /unknown target\(s\): riscv-unknown-plan9/);
   // The task refuses the Deno executable as a denort unless told it is a stand-in.
   const refused = await run(line, "", { DENORT_BIN: DENO });
   assert.equal(refused.code, 2, `${line} with DENORT_BIN=${DENO}: refused\n${refused.stderr}`);

@@ -10,7 +10,7 @@
  *   numbers as `find_mcs` arguments, dense dummy-atom graphs that cost RDKit tens of seconds (refused by the
  *   cost model), a JSON document passed as a SMILES;
  * - answers inflated by garbage: 0.9 MB tool names, methods and argument keys, whose answers must stay under
- *   64 KiB;
+ *   64 KiB: a 4xx, or the concurrency limit's 503 when the server is full ({@link oversizedAnswer});
  * - a memory flood: a complete request that takes seconds to answer (a lookup the hostile service answers
  *   slowly) followed by junk sent as fast as the server takes it (from a process of its own);
  * - hostile connections: 16 connections dripping a head and 8 dripping a body (each reconnecting when dropped);
@@ -154,8 +154,22 @@ const HOSTILE_CALLS: [string, Record<string, unknown>][] = [
   ["canonical_smiles", { smiles: '{"commonchem":{"version":10},"molecules":[{"atoms":[{"z":6}]}]}' }],
 ];
 
-/** The largest answer an invalid request may get (issue 20). */
+/** The largest answer an invalid request may get. */
 const ANSWER_LIMIT = 64 * 1024;
+
+/**
+ * What a correct server may answer a request quoting a huge name or key, under 64 KiB in either case: the 4xx
+ * that refuses it (`refused`), or, when `--max-concurrency` requests are already in progress, the concurrency
+ * limit's 503 with `Retry-After` (`busy`), which the endpoint gives before the request is decoded, so nothing
+ * of it is read or echoed and the client is told when to try again. Anything else is undefined.
+ */
+export function oversizedAnswer(answer: string): "refused" | "busy" | undefined {
+  if (answer.length >= ANSWER_LIMIT) return undefined;
+  if (/^HTTP\/1\.1 4\d\d /.test(answer)) return "refused";
+  const busy = /^HTTP\/1\.1 503 /.test(answer) && /\r\nRetry-After: \d+\r\n/i.test(answer) &&
+    /\r\n\r\n\{"error":"[^"]*"\}$/.test(answer);
+  return busy ? "busy" : undefined;
+}
 const HUGE = 900_000;
 const rpc = (method: string, params: Record<string, unknown>) =>
   JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: MODERN_META } });
@@ -245,6 +259,7 @@ export async function siege(options: SiegeOptions): Promise<SiegeFigures> {
     honestRequest().replace(/Content-Length: \d+/, "Content-Length: 100000").split("\r\n\r\n")[0];
   for (let i = 0; i < 8; i++) drip(port, `${bodyHead}\r\n\r\n`, running);
   let phase = 0;
+  let oversizedBusy = 0;
   const attacks = Promise.all([
     loop(running, 20, async () => {
       const full = honestRequest();
@@ -290,10 +305,11 @@ export async function siege(options: SiegeOptions): Promise<SiegeFigures> {
     loop(running, 100, async () => {
       const [what, body] = OVERSIZED[phase % OVERSIZED.length]!;
       const answer = await exchange(port, post(body, mcpHeaders("tools/call", "parse_smiles")));
-      const small = /^HTTP\/1\.1 4\d\d /.test(answer) && answer.length < ANSWER_LIMIT;
+      const kind = oversizedAnswer(answer);
+      if (kind === "busy") oversizedBusy++;
       // Always said: a miss is rare, and its answer is what tells why.
-      if (!small) console.log("oversized", what, answer.length, JSON.stringify(answer.slice(0, 200)));
-      return small;
+      if (!kind) console.log("oversized", what, answer.length, JSON.stringify(answer.slice(0, 200)));
+      return kind !== undefined;
     }),
     loop(running, 20, async () => {
       const [name, args] = HOSTILE_CALLS[phase % HOSTILE_CALLS.length]!;
@@ -347,6 +363,7 @@ export async function siege(options: SiegeOptions): Promise<SiegeFigures> {
     oversized_requests: oversized.rounds,
     oversized_answers_small_pct: (100 * (oversized.rounds - oversized.failed)) /
       Math.max(1, oversized.rounds),
+    oversized_busy: oversizedBusy,
     flood_mib_sent: floodBytes / 2 ** 20,
     hostile_calls: hostile.rounds,
     hostile_typed_pct: (100 * (hostile.rounds - hostile.failed)) / Math.max(1, hostile.rounds),
