@@ -3,6 +3,7 @@ import { standardize, STANDARDIZE_STEPS } from "../chem/standardize/pipeline.ts"
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
 import { canonicalSmilesField, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { textsCost } from "./placement.ts";
 
 /** `standardize`: RDKit's MolStandardize cleanup, fragment parent and uncharging. */
 export const standardizeTool = defineTool({
@@ -39,6 +40,9 @@ export const standardizeTool = defineTool({
       v.description("Each step run, in order."),
     ),
   }),
+  // About 4 ms for a drug-sized molecule (bench/standardize_bench.ts), more than the protocol thread should
+  // spend: pooled, as calc_properties.
+  placement: { where: "pool", cost: ({ smiles }) => textsCost(smiles) },
   list: { cap: 1000, columns: ["smiles", "inchikey"] },
   run: ({ smiles, steps }) => standardize(smiles, steps),
 });
