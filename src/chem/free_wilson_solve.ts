@@ -103,7 +103,7 @@ export function minimumNormLeastSquares(columns: readonly Float64Array[], y: Flo
     for (let j = 0; j < i; j++) s -= transposed[i]![j]! * w[j]!;
     w[i] = s / transposed[i]![i]!;
   }
-  for (const r of second.reflectors.toReversed()) reflect(r, w);
+  for (const r of [...second.reflectors].reverse()) reflect(r, w);
   const x = new Float64Array(n);
   order.forEach((column, j) => (x[column] = w[j]!));
   return x;
