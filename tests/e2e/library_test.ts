@@ -1,15 +1,16 @@
 // A compound library through the real server process: `--library` on a SMILES file, the index built on the first
 // start and read from its cache on the second, library_search listed and answering both modes, the startup line
 // naming what was skipped, and a missing file stopping the server with status 2. Runs against every artefact.
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { collect, LineClient, ROOT, startServer } from "../helpers/process.ts";
 import { modern } from "../helpers/protocol.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "chem-mcp-library-e2e-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
 const deck = join(dir, "deck.smi");
 writeFileSync(deck, readFileSync(join(ROOT, "tests/data/library/nci400.smi"), "utf8") + "C1CC broken\n");
 const args = ["--library", deck, "--library-cache", join(dir, "cache")];
