@@ -153,7 +153,9 @@ function librarySettings(
   values: OptionValues,
   env: Readonly<Record<string, string | undefined>>,
 ): LibrarySettings | undefined | string {
-  const path = (values.library as string | undefined) ?? (env[LIBRARY_ENV] || undefined);
+  // A bundle host may pass an optional setting left blank as its unsubstituted placeholder.
+  const fromEnv = /^\$\{user_config\.\w+\}$/.test(env[LIBRARY_ENV] ?? "") ? undefined : env[LIBRARY_ENV];
+  const path = (values.library as string | undefined) ?? (fromEnv || undefined);
   const cacheDir = values["library-cache"] as string | undefined;
   const idField = values["library-id"] as string | undefined;
   if (path === undefined) {

@@ -59,6 +59,9 @@ export function bundleManifest(description: string): Record<string, unknown> {
       mcp_config: {
         command: "node",
         args: [`\${__dirname}/${BUNDLE_ENTRY}`, "--tools", "${user_config.tools}"],
+        // An environment variable, not an argument: left blank, it must mean no library, and the server reads an
+        // empty (or unsubstituted) CHEM_MCP_LIBRARY as none, where `--library ""` would be refused.
+        env: { CHEM_MCP_LIBRARY: "${user_config.library}" },
       },
     },
     // A text field rather than a tick box: the host substitutes a boolean as "true"/"false", which cannot name a
@@ -70,6 +73,16 @@ export function bundleManifest(description: string): Record<string, unknown> {
         description: "Tools the model is offered: spec (the twenty, default), all (adds batch over lists, " +
           "similarity_search and the other extra tools), or tool names separated by commas.",
         default: "spec",
+        required: false,
+      },
+      library: {
+        type: "file",
+        title: "Compound library",
+        description:
+          "Optional: a SMILES (.smi, one 'SMILES id' per line) or SD (.sdf) file, optionally gzipped, " +
+          "that library_search searches by similarity or substructure. Indexed on first start (about 2,000 " +
+          "molecules a second), then read from a cache.",
+        default: "",
         required: false,
       },
     },

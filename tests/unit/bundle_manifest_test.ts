@@ -65,6 +65,7 @@ test("bundle: mcp_config, substituted as the host does, runs node on the package
   assert.deepEqual(config, {
     command: "node",
     args: ["/opt/extensions/chem-mcp/dist/src/runtime/node.js", "--tools", "spec"],
+    env: { CHEM_MCP_LIBRARY: "" },
   });
   // The user's choice of tools reaches the command line.
   const all = await getMcpConfigForManifest({
@@ -75,6 +76,15 @@ test("bundle: mcp_config, substituted as the host does, runs node on the package
     pathSeparator: "/",
   });
   assert.deepEqual(all?.args?.slice(1), ["--tools", "all"]);
+  // A chosen compound library reaches the server's environment.
+  const library = await getMcpConfigForManifest({
+    manifest: manifest as unknown as Parameters<typeof getMcpConfigForManifest>[0]["manifest"],
+    extensionPath: "/opt/extensions/chem-mcp",
+    systemDirs: { HOME: "/home/user", DATA: "/home/user/.data", DOCUMENTS: "/home/user/Documents" },
+    userConfig: { library: "/home/user/deck.smi" },
+    pathSeparator: "/",
+  });
+  assert.deepEqual(library?.env, { CHEM_MCP_LIBRARY: "/home/user/deck.smi" });
 });
 
 test("bundle: the icon is a 512 x 512 RGBA PNG: white ring on teal, transparent corners", () => {

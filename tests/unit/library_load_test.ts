@@ -139,6 +139,10 @@ test("options: --library or CHEM_MCP_LIBRARY adds library_search; without a libr
   const flagFirst = parseCli(["--library", "/f.smi"], { CHEM_MCP_LIBRARY: "/e.smi" });
   assert.equal(flagFirst.kind === "serve" && flagFirst.options.library?.path, "/f.smi");
   assert.ok(!(names(parseCli(["--tools", "all"])) as string[]).includes("library_search"));
+  for (const blank of ["", "${user_config.library}"]) {
+    const plan = parseCli([], { CHEM_MCP_LIBRARY: blank });
+    assert.equal(plan.kind === "serve" && plan.options.library, undefined, blank);
+  }
   const refused = parseCli(["--tools", "library_search"]);
   assert.equal(refused.kind, "error");
   assert.match(refused.kind === "error" ? refused.message : "", /library_search needs --library/);
