@@ -79,6 +79,26 @@ export interface Platform {
 }
 
 /**
+ * RDKit's WebAssembly from the platform, compiled once and loaded on this thread; resolves to the compiled module,
+ * which every tool worker instantiates too. The server and the sample web app (src/runtime/webapp_main.ts) load it
+ * this one way.
+ *
+ * @example
+ * ```ts
+ * const module = await loadPlatformRDKit(denoPlatform);
+ * ```
+ */
+export async function loadPlatformRDKit(
+  platform: Pick<Platform, "loadWasm">,
+  log?: (line: string) => void,
+): Promise<WebAssembly.Module> {
+  const wasm = await platform.loadWasm();
+  const module = wasm instanceof WebAssembly.Module ? wasm : await WebAssembly.compile(wasm);
+  await loadRDKit(module, log);
+  return module;
+}
+
+/**
  * Runs the program and resolves to its exit status.
  *
  * @example
@@ -105,10 +125,7 @@ export async function main(args: readonly string[], platform: Platform): Promise
     return 2;
   }
   const log = (message: string) => platform.stderr(`chem-mcp: ${message}\n`);
-  const wasm = await platform.loadWasm();
-  // Compiled once: the main thread and every tool worker instantiate the same module.
-  const module = wasm instanceof WebAssembly.Module ? wasm : await WebAssembly.compile(wasm);
-  await loadRDKit(module, (line) => log(`rdkit: ${line}`));
+  const module = await loadPlatformRDKit(platform, (line) => log(`rdkit: ${line}`));
   if (!(await startLibrary(plan.options.library, platform.libraryIo, log))) return 2;
   const runner = platform.spawnToolWorker
     ? new IsolatedRunner({

@@ -5,9 +5,8 @@
  *
  * @module
  */
-import { loadRDKit } from "../chem/rdkit.ts";
 import { isLoopbackAddress } from "../cli.ts";
-import { type Platform, toolWorkerCount } from "../main.ts";
+import { loadPlatformRDKit, type Platform, toolWorkerCount } from "../main.ts";
 import type { SpawnWorker } from "../pool/runner.ts";
 import { listeningLine, parseServeArgs, type ServeOptions, webAppWorkers } from "../webapp/args.ts";
 import { pooledWebApp } from "../webapp/jobs.ts";
@@ -47,10 +46,7 @@ export async function prepareWebApp(
     platform.stderr(`${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
-  const wasm = await platform.loadWasm();
-  // Compiled once, as src/main.ts does: this thread and every tool worker instantiate the same module.
-  const module = wasm instanceof WebAssembly.Module ? wasm : await WebAssembly.compile(wasm);
-  await loadRDKit(module);
+  const module = await loadPlatformRDKit(platform);
   const app = pooledWebApp({
     spawn: platform.spawnToolWorker,
     wasm: module,
