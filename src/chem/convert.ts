@@ -48,9 +48,24 @@ export type RecordResult =
  * ```
  */
 export function convertOne(input: string, from: "smiles" | "molblock", to: OutputFormat): string {
-  return from === "smiles"
-    ? withMol(input, (mol) => write(mol, to))
-    : withMolBlock(input, (mol) => write(mol, to));
+  return convertTo(input, from, [to])[to]!;
+}
+
+/**
+ * Converts one structure to several formats, read once.
+ *
+ * @example
+ * ```ts
+ * convertTo("CCO", "smiles", ["smiles", "inchikey"]); // { smiles: "CCO", inchikey: "LFQSCWFLJHTTHZ-UHFFFAOYSA-N" }
+ * ```
+ */
+export function convertTo(
+  input: string,
+  from: "smiles" | "molblock",
+  formats: readonly OutputFormat[],
+): Partial<Record<OutputFormat, string>> {
+  const writeAll = (mol: Mol) => Object.fromEntries(formats.map((to) => [to, write(mol, to)]));
+  return from === "smiles" ? withMol(input, writeAll) : withMolBlock(input, writeAll);
 }
 
 /**
@@ -63,6 +78,17 @@ export function convertOne(input: string, from: "smiles" | "molblock", to: Outpu
  * ```
  */
 export function convertSdf(sdf: string, to: OutputFormat): RecordResult[] {
+  return eachSdRecord(sdf, (record) => ({ output: convertOne(record, "molblock", to) }));
+}
+
+/**
+ * Runs `convert` on every record of an SD file, in order, each answer with the record's title; a record whose
+ * conversion throws a `ChemError` answers with that error and the others go on.
+ */
+export function eachSdRecord<T extends object>(
+  sdf: string,
+  convert: (record: string) => T,
+): ({ readonly name?: string } & (T | { readonly error: { code: string; message: string } }))[] {
   const records = sdRecords(sdf);
   if (!records.some((record) => /^M {2}END/m.test(record))) {
     throw new ChemError("INVALID_MOLBLOCK", "The SD file has no record ending in 'M  END'.");
@@ -78,7 +104,7 @@ export function convertSdf(sdf: string, to: OutputFormat): RecordResult[] {
     const name = record.split("\n", 1)[0]!.trim();
     const named = name ? { name: preview(name) } : {};
     try {
-      return { ...named, output: convertOne(record, "molblock", to) };
+      return { ...named, ...convert(record) };
     } catch (error) {
       if (!(error instanceof ChemError)) throw error;
       return { ...named, error: { code: error.code, message: `Record ${i + 1}: ${error.message}` } };

@@ -152,6 +152,60 @@ test("tool: schemas, one structure or an SD file, results valid against the publ
   assert.match(convertTool.description, /InChI input is not supported|No InChI input/);
 });
 
+test("to as a list: each output named by its format, one parse; SD records the same; the list checked", async () => {
+  const schema = jsonSchemaOf(convertTool.output, "output");
+  const run = async (args: Record<string, unknown>) =>
+    await convertTool.run(v.parse(convertTool.input, args));
+  const both = await run({ input: "C[C@H](N)C(=O)O", from: "smiles", to: ["smiles", "inchikey"] });
+  assert.deepEqual(both, {
+    to: ["smiles", "inchikey"],
+    outputs: { smiles: "C[C@H](N)C(=O)O", inchikey: "QNAYBMKLOCPYGJ-REOHCLBHSA-N" },
+  });
+  assert.deepEqual(schemaErrors(schema, both), []);
+  const block = convertOne("CCO", "smiles", "molblock");
+  const sdf = `${block}$$$$\nbroken\n$$$$\n${block}$$$$\n`;
+  const records = await run({ input: sdf, from: "sdf", to: ["smiles", "inchi"] });
+  assert.deepEqual(records.records![0], {
+    outputs: { smiles: "CCO", inchi: "InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3" },
+  });
+  assert.equal(records.records![1]!.error!.code, "INVALID_MOLBLOCK");
+  assert.deepEqual(schemaErrors(schema, records), []);
+  assert.equal(v.safeParse(convertTool.input, { input: "C", from: "smiles", to: [] }).success, false);
+  assert.equal(
+    v.safeParse(convertTool.input, { input: "C", from: "smiles", to: ["inchi", "inchi"] }).success,
+    false,
+  );
+});
+
+test("a V3000 COUNTS line is read as RDKit reads it: any case, continued with '-'", () => {
+  const head = "name\n\n\n  0  0  0  0  0  0  0  0  0  0999 V3000\nM  V30 BEGIN CTAB\n";
+  assert.equal(declaredAtoms(`${head}M  V30 COUNTS 15000 0 0 0 0\n`), 15000);
+  assert.equal(declaredAtoms(`${head}m  v30 counts 15000 0 0 0 0\n`), 15000);
+  assert.equal(declaredAtoms(`${head}M  V30 COUNTS -\nM  V30 15000 0 0 0 0\n`), 15000);
+  assert.equal(
+    thrownCode(() =>
+      convertOne(
+        `${head}M  V30 COUNTS -\nM  V30 15000 0 0 0 0\nM  V30 END CTAB\nM  END\n`,
+        "molblock",
+        "smiles",
+      )
+    ),
+    "MOLECULE_TOO_LARGE",
+  );
+});
+
+test("from inchi is refused with the reason, while the schema lists only the formats read", () => {
+  const refused = v.safeParse(convertTool.input, { input: "InChI=1S/CH4/h1H4", from: "inchi", to: "smiles" });
+  assert.equal(refused.success, false);
+  assert.match(
+    refused.issues![0]!.message,
+    /^InChI cannot be read: RDKit's WebAssembly build has no InChI reader\./,
+  );
+  const from = (jsonSchemaOf(convertTool.input, "input").properties as Record<string, { enum: string[] }>)
+    .from!;
+  assert.deepEqual(from.enum, ["smiles", "molblock", "sdf"]);
+});
+
 test("the tool's listing (name, title, description, input schema) stays within 1,000 characters", () => {
   const { name, title, description, inputSchema } = new ToolRegistry([convertTool as never]).descriptors[0]!;
   const listing = JSON.stringify({ name, title, description, inputSchema }).length;
