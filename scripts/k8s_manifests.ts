@@ -5,8 +5,17 @@
  * Usage: deno run -A scripts/k8s_manifests.ts
  */
 import { writeFileSync } from "node:fs";
-import { manifests, renderManifests } from "../deploy/manifests.ts";
+import {
+  libraryDeployment,
+  libraryIndexJob,
+  manifests,
+  renderLibraryManifests,
+  renderManifests,
+} from "../deploy/manifests.ts";
 
 for (const manifest of manifests()) manifest.validate();
 writeFileSync("deploy/kubernetes.yaml", renderManifests());
 console.log("wrote deploy/kubernetes.yaml");
+for (const manifest of [libraryIndexJob(), libraryDeployment()]) manifest.validate();
+writeFileSync("deploy/kubernetes-library.yaml", renderLibraryManifests());
+console.log("wrote deploy/kubernetes-library.yaml");
