@@ -9,7 +9,7 @@
  */
 import initRDKitModuleImport from "@rdkit/rdkit";
 import type { Log, MainModule, Mol } from "@rdkit/rdkit";
-import { ChemError, preview } from "../errors.ts";
+import { ChemError, preview, wellFormed } from "../errors.ts";
 import { costRefusal, textCost } from "./cost.ts";
 
 export type { MainModule as RDKitModule, Mol } from "@rdkit/rdkit";
@@ -118,7 +118,7 @@ export function smilesReason(lines: readonly string[], smiles: string): string |
   const at = /check for mistakes around position (\d+)/.exec(log);
   if (at) {
     const position = Number(at[1]);
-    const char = Array.from(smiles.slice(position - 1))[0] ?? "";
+    const char = wellFormed(Array.from(smiles.slice(position - 1))[0] ?? "");
     const what = /[A-Za-z]/.test(char) ? "unknown element symbol or syntax error" : "syntax error";
     return `${what} at character ${position} ('${char}')`;
   }

@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { createServer } from "../../src/create_server.ts";
+import { ALL_TOOLS } from "../../src/tools/registry.ts";
 import { CHEM_ERROR_DOCS } from "../../src/errors.ts";
 import { modern, type Response, send } from "../helpers/protocol.ts";
 import { TOOL_EXAMPLES } from "../helpers/examples.ts";
@@ -245,4 +246,60 @@ test("random JSON-RPC-shaped messages always get a well-formed answer with a cod
   for (const kind of ["result", "-32600", "-32601", "-32602", "-32022"]) {
     assert.ok((tally.get(kind) ?? 0) > 10, `${kind}: ${JSON.stringify([...tally])}`);
   }
+});
+
+/** A lone surrogate in a reply, raw or as a JSON escape: strict JSON readers (serde_json) refuse the whole message. */
+function loneSurrogates(text: string): string[] {
+  const escaped =
+    /\\u(d[89ab][0-9a-f]{2})(?!\\ud[c-f][0-9a-f]{2})|(?<!\\ud[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})/gi;
+  const raw = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+  return [...text.matchAll(escaped), ...text.matchAll(raw)].map((m) => m[0]);
+}
+
+test("no lone surrogate in any answer: texts cut across a pair, lone halves sent, in every tool's text arguments", async () => {
+  const all = createServer({ tools: ALL_TOOLS }).connect();
+  const face = "\u{1F600}";
+  const surrogateTexts = [
+    "C".repeat(79) + face + "C", // a pair across the 80th unit, where error messages cut
+    "C".repeat(199) + face + "CC", // across the 200th, where RDKit's reason is cut
+    face.repeat(60),
+    "C\ud83dC",
+    "C\ude00C",
+    "[C\ud83d]",
+    "c1ccccc1(" + face,
+  ];
+  const cases = (text: string): [string, Record<string, unknown>][] => [
+    ...Object.entries(TOOL_EXAMPLES).filter(([name]) => name !== "name_to_smiles").flatMap((
+      [name, example],
+    ) =>
+      Object.keys(example).filter((k) => typeof example[k] === "string" && /smiles|smarts/.test(k)).map((
+        key,
+      ) => [name, { ...example, [key]: text }] as [string, Record<string, unknown>])
+    ),
+    ["depict", { smiles: ["CCO", text] }],
+    ["depict", { smiles: ["CCO", "CC"], labels: [text.slice(0, 40), "b"] }],
+    ["depict", { smiles: "CCO", smarts: text }],
+    ["similarity_search", { query: text, library: ["CCO"] }],
+    ["similarity_search", { query: "CCO", library: [text, "CC"] }],
+    ["run_reaction", { reaction: `${text}>>C`, reactants: ["C"] }],
+    ["run_reaction", { reaction: "[C:1]>>[C:1]O", reactants: [text] }],
+    ["convert", { input: text, from: "smiles", to: ["smiles", "inchikey"] }],
+    ["convert", {
+      input: `${text}\n\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END\n$$$$\n`,
+      from: "sdf",
+      to: "smiles",
+    }],
+    ["convert", { input: text, from: text, to: "smiles" }],
+    ["batch", { tool: "canonical_smiles", smiles_list: [text, "CCO"] }],
+  ];
+  let checked = 0;
+  for (const text of surrogateTexts) {
+    for (const [name, args] of cases(text)) {
+      const reply = await all.handle(JSON.stringify(modern("tools/call", { name, arguments: args })));
+      assert.ok(reply, name);
+      assert.deepEqual(loneSurrogates(reply.text), [], `${name} ${JSON.stringify(args).slice(0, 120)}`);
+      checked++;
+    }
+  }
+  assert.ok(checked > 100, `${checked}`);
 });
