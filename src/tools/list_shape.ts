@@ -53,7 +53,7 @@ export function entryOf(
   dropped: readonly string[],
   result: Record<string, unknown>,
 ): unknown[] | Record<string, unknown> {
-  if (columns) return columns.map((path) => pick(result, path.split(".")) ?? null);
+  if (columns) return columns.map((path) => pick(result, steps(path)) ?? null);
   return dropped.reduce((entry, path) => without(entry, path.split(".")), result);
 }
 
@@ -93,35 +93,118 @@ function withValue(
   return { ...record, [head]: rest.length === 0 ? value : withValue(inner, rest, value) };
 }
 
-/** The value at `path`; through an array, one value per element. */
+/**
+ * A column path's steps: field names, and `[field=value]` after a field holding an array of objects, which picks
+ * the element whose `field` is `value` (`rules[rule=logp].value`: the logP rule's value, one named column where
+ * `rules.value` would be an unnamed array of four).
+ */
+function steps(path: string): string[] {
+  return path.split(/\.|(?=\[)/);
+}
+
+/** The `[field=value]` selector of a step, if it is one. */
+function selector(step: string): { field: string; value: string } | undefined {
+  const match = /^\[([^=\]]+)=([^\]]*)\]$/.exec(step);
+  return match ? { field: match[1]!, value: match[2]! } : undefined;
+}
+
+/** The value at `path`; through an array, one value per element, or the element a selector picks. */
 function pick(value: unknown, path: readonly string[]): unknown {
   const [head, ...rest] = path;
   if (head === undefined) return value;
-  if (Array.isArray(value)) return value.map((element) => pick(element, path));
+  const select = selector(head);
+  if (Array.isArray(value)) {
+    if (!select) return value.map((element) => pick(element, path));
+    const chosen = value.find((element) =>
+      String((element as Record<string, unknown>)?.[select.field]) === select.value
+    );
+    return pick(chosen, rest);
+  }
   if (value === null || typeof value !== "object") return undefined;
   return pick((value as Record<string, unknown>)[head], rest);
 }
 
-/** The schema of `tool`'s list answers. */
+/**
+ * The name a column is shown by: its path with each selector as the value it selects and a final `.value`
+ * dropped (`rules[rule=logp].value` is `rules.logp`).
+ *
+ * @example
+ * ```ts
+ * columnName("rules[rule=molecular_weight].value"); // "rules.molecular_weight"
+ * columnName("endpoints.herg.prediction"); // "endpoints.herg.prediction"
+ * ```
+ */
+export function columnName(path: string): string {
+  const named = path.replace(/\[[^=\]]+=([^\]]*)\]/g, ".$1");
+  return /\[[^\]]*\]/.test(path) ? named.replace(/\.value$/, "") : named;
+}
+
+/** A list answer's rows with the columns that are null in every answered row left out, and their names. */
+export function withoutEmptyColumns(
+  names: readonly string[],
+  entries: readonly Entry[],
+): { names: string[]; entries: Entry[]; dropped: string[] } {
+  const rows = entries.filter((entry): entry is unknown[] => Array.isArray(entry));
+  const empty = names.map((_, i) => rows.length > 0 && rows.every((row) => row[i] === null));
+  if (!empty.includes(true)) return { names: [...names], entries: [...entries], dropped: [] };
+  return {
+    names: names.filter((_, i) => !empty[i]),
+    entries: entries.map((entry) => Array.isArray(entry) ? entry.filter((_, i) => !empty[i]) : entry),
+    dropped: names.filter((_, i) => empty[i]),
+  };
+}
+
+/**
+ * A list answer's summary: how many molecules, answered and failed (with the failed positions), and the
+ * columns left out for being null in every row, each said once.
+ *
+ * @example
+ * ```ts
+ * listSummary(1, [], []); // "1 molecule: 1 answered, 0 failed."
+ * listSummary(3, [2], ["parent_smiles"]); // "3 molecules: 2 answered, 1 failed (index 2). Null in every row, left out: parent_smiles."
+ * ```
+ */
+export function listSummary(count: number, failed: readonly number[], dropped: readonly string[]): string {
+  const where = failed.length === 0
+    ? ""
+    : ` (${failed.length === 1 ? "index" : "indices"} ${failed.join(", ")})`;
+  const left = dropped.length ? ` Null in every row, left out: ${dropped.join(", ")}.` : "";
+  return `${count} molecule${count === 1 ? "" : "s"}: ${count - failed.length} answered, ${failed.length} ` +
+    `failed${where}.${left}`;
+}
+
+/**
+ * The schema of `tool`'s list answers. With columns, the answer names them (see {@link columnName}) and may leave
+ * out those null in every row, so each row is checked against the schemas of the columns the answer names.
+ */
 export function listOutput(
   tool: Tool,
   shared: readonly string[],
   columns: readonly string[] | undefined,
 ): ObjectSchema {
   const outputs = node(tool.output).entries ?? {};
-  const entry = columns
-    ? v.tuple(columns.map((path) => columnSchema(tool.output, path.split("."))))
-    : v.record(v.string(), v.unknown());
+  const byName = new Map(
+    (columns ?? []).map((path) => [columnName(path), columnSchema(tool.output, steps(path))]),
+  );
+  const entry = columns ? v.array(v.unknown()) : v.record(v.string(), v.unknown());
   const top = [...new Set(shared.map((path) => path.split(".")[0]!))];
-  return v.strictObject({
+  const answer = v.strictObject({
     summary: v.string(),
     ...Object.fromEntries(top.map((key) => [
       key,
       v.optional(shared.includes(key) ? outputs[key]! : v.record(v.string(), v.unknown())),
     ])),
-    ...(columns ? { columns: v.array(v.string()) } : {}),
-    results: v.array(v.union([entry, ITEM_ERROR])),
-  }) as unknown as ObjectSchema;
+    ...(columns ? { columns: v.array(v.picklist([...byName.keys()])) } : {}),
+    results: v.array(v.union([ITEM_ERROR, entry])),
+  }) as unknown as v.GenericSchema<{ columns?: string[]; results: unknown[] }>;
+  if (!columns) return answer as unknown as ObjectSchema;
+  return v.pipe(
+    answer,
+    v.check((out) => {
+      const row = v.strictTuple((out.columns ?? []).map((name) => byName.get(name)!));
+      return out.results.every((item) => isError(item) || v.is(row, item));
+    }, "A row does not match its columns."),
+  ) as unknown as ObjectSchema;
 }
 
 /** An item's error as the answer holds it. */
@@ -136,6 +219,8 @@ function columnSchema(schema: v.GenericSchema, path: readonly string[]): v.Gener
   if (n.type === "optional" && n.wrapped) return v.nullable(columnSchema(n.wrapped, path));
   const [head, ...rest] = path;
   if (head === undefined) return schema;
+  // A selector picks one element, which may be missing: its value is a column that may be null.
+  if (n.type === "array" && n.item && selector(head)) return v.nullable(columnSchema(n.item, rest));
   if (n.type === "array" && n.item) return v.array(columnSchema(n.item, path));
   if (n.type === "tuple" && n.items) {
     // A tuple of one schema repeated (a bond's two fragments) is described once.

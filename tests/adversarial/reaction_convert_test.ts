@@ -23,6 +23,7 @@ import { IsolatedRunner, type WorkerHandle } from "../../src/pool/runner.ts";
 import { ISOLATION_GRACE_S } from "../../src/tools/common.ts";
 import { REACTION_TIMEOUT_S } from "../../src/tools/run_reaction.ts";
 import { POOLED_DEADLINE_MS } from "../../src/tools/placement.ts";
+import { ANSWER_MAX_CHARS } from "../../src/tools/answer_cap.ts";
 import type { Connection } from "../../src/protocol/server.ts";
 import { HANDOVER_MS } from "../helpers/timing.ts";
 
@@ -157,6 +158,31 @@ test(
         (await call(conn, "run_reaction", { reaction: "[C:1]>>[C:1]", reactants: ["CC", "CC"] })).code,
         "REACTANT_COUNT_MISMATCH",
       );
+      // No product template: refused by the text check before RDKit runs it, the worker kept.
+      for (const reaction of ["[C:1]>>", "[C:1]>[O]>"]) {
+        assert.equal(
+          (await call(conn, "run_reaction", { reaction, reactants: ["CC"] })).code,
+          "INVALID_REACTION",
+        );
+      }
+      await assertHealthy(conn, "a reaction without products");
+
+      // Products echoing long reactants (isotope-labelled chains, 7 characters an atom): the answer stops at its
+      // cap and counts the products it leaves out, where 1,000 of them once made 25 MiB.
+      const labelled = (n: number, tail: string) => `${"[13CH2]".repeat(n)}${tail}`;
+      const wordy = await call(conn, "run_reaction", {
+        reaction: "[C:1](=[O:2])[OH].[N;!H0:3]>>[C:1](=[O:2])[N:3]",
+        reactants: [
+          Array.from({ length: 10 }, (_, i) => labelled(60 + i, "C(=O)O")),
+          Array.from({ length: 30 }, (_, i) => labelled(60 + i, "N")),
+        ],
+        max_products: 1000,
+      });
+      assert.equal(wordy.code, undefined, JSON.stringify(wordy.content).slice(0, 300));
+      const listed = (wordy.content.products as unknown[]).length;
+      assert.ok((wordy.content.left_out as number) > 0, `${listed} listed`);
+      assert.equal(listed + (wordy.content.left_out as number), 300);
+      assert.ok(JSON.stringify(wordy.content).length <= ANSWER_MAX_CHARS);
 
       // MOL blocks: 5,000 atoms (V3000) refused by the counts line; a 999-atom chain read and refused by the
       // heavy-atom limit; a counts line that lies; binary garbage; 201 records.
