@@ -31,6 +31,8 @@ export async function startLibrary(
     const library = await loadLibrary(settings, io, log);
     setLibrary(library);
     log(describeLibrary(library));
+    // RDKit's substructure libraries fill while the server answers; a search before then fills what it needs.
+    void library.shards.fillAll();
     return true;
   } catch (error) {
     if (!(error instanceof LibraryLoadError)) throw error;

@@ -34,8 +34,8 @@ export const librarySearchTool = defineTool({
   annotations: LOCAL_COMPUTATION,
   description:
     "Search the server's compound library. similarity: ECFP4 Tanimoto (RDKit Morgan r2, 2048 bits) " +
-    "to query SMILES ≥ threshold, best first. substructure: query SMARTS (a SMILES is one), pattern-fingerprint " +
-    `screen then RDKit match, file order, stops after ${
+    "to query SMILES ≥ threshold, best first. substructure: query SMARTS (a SMILES is one), RDKit " +
+    `SubstructLibrary (pattern screen, match), file order, stops after ${
       SUBSTRUCTURE_BUDGET_MS / 1000
     } s with what it found. ` +
     "total counts every hit. Errors: INVALID_SMILES, INVALID_SMARTS.",
@@ -88,7 +88,10 @@ export const librarySearchTool = defineTool({
         ...skipped,
       };
     }
-    const found = await substructureHits(index, query, { limit: top_k, budgetMs: SUBSTRUCTURE_BUDGET_MS });
+    const found = await substructureHits(library.shards, query, {
+      limit: top_k,
+      budgetMs: SUBSTRUCTURE_BUDGET_MS,
+    });
     return {
       searched: found.searched,
       total: found.total,

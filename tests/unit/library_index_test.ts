@@ -15,6 +15,7 @@ import { copyWords, FP_WORDS, type LibraryIndex, popcount32 } from "../../src/ch
 import { sdRecords, smilesRecords } from "../../src/chem/library/records.ts";
 import { similarityHits } from "../../src/chem/library/similarity.ts";
 import { substructureHits } from "../../src/chem/library/substructure.ts";
+import { SHARD_ROWS, SubstructureShards } from "../../src/chem/library/shards.ts";
 import { ecfp4Bytes } from "../../src/chem/fingerprint.ts";
 import { withMol } from "../../src/chem/rdkit.ts";
 import { libraryIo } from "../../src/runtime/library_io.ts";
@@ -60,7 +61,10 @@ for (const [name, built] of [["nci400.smi", nci], ["bzr40.sdf", bzr]] as const) 
 
   test(`${name}: substructure counts and first hits equal RDKit's HasSubstructMatch`, async () => {
     for (const expected of oracle.substructure) {
-      const found = await substructureHits(index, expected.smarts, { limit: 10, budgetMs: 60_000 });
+      const found = await substructureHits(new SubstructureShards(index), expected.smarts, {
+        limit: 10,
+        budgetMs: 60_000,
+      });
       assert.equal(found.total, expected.count, expected.smarts);
       assert.deepEqual(found.positions.map((p) => index.ids[p]), expected.first10, expected.smarts);
       assert.equal(found.stopped, false);
@@ -120,24 +124,58 @@ test("the cache gives back the same index; another key, a damaged or truncated f
   assert.deepEqual(back.index.ecfp, nci.index.ecfp);
   assert.deepEqual(back.index.positions, nci.index.positions);
   assert.deepEqual(back.index.bucketStart, nci.index.bucketStart);
-  assert.deepEqual(back.index.pattern, nci.index.pattern);
+  assert.deepEqual(back.index.patterns, nci.index.patterns);
+  assert.deepEqual(back.index.patternEnds, nci.index.patternEnds);
   assert.deepEqual(back.skipped, nci.skipped);
   assert.equal(decodeIndex(file, "key-2"), undefined);
   assert.equal(decodeIndex(file.subarray(0, file.length - 1), "key-1"), undefined);
   assert.equal(decodeIndex(new Uint8Array(100), "key-1"), undefined);
 });
 
-test("a substructure search stops at its time bound and says how far it got", async () => {
-  let clock = 0;
-  const found = await substructureHits(nci.index, "[#6]", {
+/** The nci400 molecules repeated to `count` rows: enough for several shards, without building them. */
+function repeated(index: LibraryIndex, count: number): LibraryIndex {
+  const ends: number[] = [];
+  const pieces: Uint8Array[] = [];
+  let at = 0;
+  for (let row = 0; row < count; row++) {
+    const i = row % index.count;
+    const piece = index.patterns.subarray(i === 0 ? 0 : index.patternEnds[i - 1]!, index.patternEnds[i]!);
+    pieces.push(piece);
+    ends.push(at += piece.length);
+  }
+  return {
+    ...index,
+    count,
+    ids: Array.from({ length: count }, (_, row) => `${row}`),
+    smiles: Array.from({ length: count }, (_, row) => index.smiles[row % index.count]!),
+    patterns: concat(pieces),
+    patternEnds: Uint32Array.from(ends),
+  };
+}
+
+test("a substructure search over shards stops at its time bound and says how far it got", async () => {
+  const big = repeated(nci.index, SHARD_ROWS + 100);
+  const shards = new SubstructureShards(big);
+  // The clock passes the deadline once the second shard starts filling.
+  const found = await substructureHits(shards, "c1ccccc1", {
     limit: 5,
-    budgetMs: 4,
-    now: () => clock++,
+    budgetMs: 500,
+    now: () => (shards.filled > SHARD_ROWS ? 1_000 : 0),
     yieldNow: () => Promise.resolve(),
   });
   assert.equal(found.stopped, true);
-  assert.ok(found.searched > 0 && found.searched < nci.index.count, `${found.searched}`);
+  assert.equal(found.searched, SHARD_ROWS);
   assert.equal(found.positions.length, 5);
+  const perCopy = ORACLE["nci400.smi"]!.substructure.find((s) => s.smarts === "c1ccccc1")!.count;
+  assert.ok(found.total > perCopy * 40, `${found.total}`);
+  const all = await substructureHits(shards, "c1ccccc1", { limit: 3, budgetMs: 60_000 });
+  assert.equal(all.stopped, false);
+  assert.equal(all.searched, big.count);
+  const inFirst100 = ORACLE["nci400.smi"]!.substructure.find((s) => s.smarts === "c1ccccc1")!.first10;
+  assert.deepEqual(
+    all.positions.map((p) => big.smiles[p]),
+    inFirst100.slice(0, 3).map((id) => nci.index.smiles[nci.index.ids.indexOf(id)]),
+  );
 });
 
 test("records RDKit refuses or that are too large are skipped, the first few named", async () => {

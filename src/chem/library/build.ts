@@ -8,7 +8,15 @@
 import { ChemError } from "../../errors.ts";
 import { isLight, LIGHT_MAX_ATOMS, molBlockCost, textCost } from "../cost.ts";
 import { ecfp4Bytes } from "../fingerprint.ts";
-import { checkSize, MAX_HEAVY_ATOMS, type Mol, parseSmiles, rdkit, rdkitReason } from "../rdkit.ts";
+import {
+  checkSize,
+  MAX_HEAVY_ATOMS,
+  type Mol,
+  parseSmiles,
+  rdkit,
+  type RDKitModule,
+  rdkitReason,
+} from "../rdkit.ts";
 import { IndexBuilder, type LibraryIndex } from "./index.ts";
 import type { LibraryRecord } from "./records.ts";
 
@@ -49,6 +57,7 @@ export async function buildIndex(
   const every = options.progressMs ?? 5_000;
   const max = options.maxMolecules ?? MAX_LIBRARY_MOLECULES;
   const builder = new IndexBuilder();
+  const pickler = new PatternPickler();
   const first: string[] = [];
   let count = 0;
   let stoppedAt: string | undefined;
@@ -60,7 +69,7 @@ export async function buildIndex(
     }
     const failure = record.kind === "unreadable"
       ? record.reason
-      : addMolecule(builder, record.text, record.id);
+      : addMolecule(builder, pickler, record.text, record.id);
     if (failure !== undefined) {
       count++;
       if (first.length < NAMED_SKIPS) first.push(`${record.where}: ${failure.replace(/\.$/, "")}`);
@@ -70,6 +79,7 @@ export async function buildIndex(
       options.progress(builder.count, count);
     }
   }
+  pickler.close();
   return {
     index: builder.finish(),
     skipped: { count, first, ...(stoppedAt ? { stoppedAt } : {}) },
@@ -77,7 +87,12 @@ export async function buildIndex(
 }
 
 /** Adds one molecule; the reason when it cannot be added. */
-function addMolecule(builder: IndexBuilder, text: string, id: string): string | undefined {
+function addMolecule(
+  builder: IndexBuilder,
+  pickler: PatternPickler,
+  text: string,
+  id: string,
+): string | undefined {
   let mol: Mol;
   try {
     mol = text.includes("\n") ? parseMolBlock(text) : parseLightSmiles(text);
@@ -86,11 +101,37 @@ function addMolecule(builder: IndexBuilder, text: string, id: string): string | 
     throw error;
   }
   try {
-    const pattern = (mol.get_pattern_fp_as_uint8array() as Uint8Array).slice();
-    builder.add(ecfp4Bytes(mol), pattern, mol.get_smiles(), id);
+    const smiles = mol.get_smiles();
+    builder.add(ecfp4Bytes(mol), pickler.pickle(smiles), smiles, id);
     return undefined;
   } finally {
     mol.delete();
+  }
+}
+
+/**
+ * Pattern fingerprints as RDKit's `SubstructLibrary` pickles them, the form it takes them back in: computed by
+ * a scratch library from the canonical SMILES (as trusted SMILES, as the library will hold them), renewed every
+ * few thousand molecules so it never holds the whole library.
+ */
+class PatternPickler {
+  #library: InstanceType<RDKitModule["SubstructLibrary"]> | undefined;
+  #held = 0;
+
+  pickle(smiles: string): Uint8Array {
+    if (!this.#library || this.#held === 4_096) {
+      this.close();
+      this.#library = new (rdkit().SubstructLibrary)();
+    }
+    const at = this.#library.add_trusted_smiles(smiles);
+    this.#held++;
+    return (this.#library.get_pattern_fp_as_uint8array(at) as Uint8Array).slice();
+  }
+
+  close(): void {
+    this.#library?.delete();
+    this.#library = undefined;
+    this.#held = 0;
   }
 }
 

@@ -7,10 +7,9 @@
  */
 import { FP_BITS, FP_WORDS, type LibraryIndex, words } from "./index.ts";
 import type { SkipReport } from "./build.ts";
-import { BLOCK_ROWS } from "./index.ts";
 
 /** Version of the layout below; a change makes every older cache file a miss. */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 const MAGIC = "CHEMLIB\n";
 
 /** What the header records besides the layout. */
@@ -37,7 +36,9 @@ export function encodeIndex(index: LibraryIndex, skipped: SkipReport, key: strin
     bytes(index.bucketStart),
     bytes(index.positions),
     bytes(index.ecfp),
-    ...index.pattern.map(bytes),
+    bytes(index.patternEnds),
+    index.patterns,
+    new Uint8Array(pad4(index.patterns.length) - index.patterns.length),
     text,
   ];
 }
@@ -63,10 +64,11 @@ export function decodeIndex(
     const bucketStart = take(FP_BITS + 2);
     const positions = take(count);
     const ecfp = take(count * FP_WORDS);
-    const pattern: Uint32Array[] = [];
-    for (let row = 0; row < count; row += BLOCK_ROWS) {
-      pattern.push(take(Math.min(BLOCK_ROWS, count - row) * FP_WORDS));
-    }
+    const patternEnds = take(count);
+    const patternBytes = count === 0 ? 0 : patternEnds[count - 1]!;
+    if (at + patternBytes > file.length) return undefined;
+    const patterns = file.subarray(at, at + patternBytes);
+    at += pad4(patternBytes);
     if (at + textBytes !== file.length || bucketStart[FP_BITS + 1] !== count) return undefined;
     const text = new TextDecoder().decode(file.subarray(at)).split("\n");
     if (text.length !== 2 * count) return undefined;
@@ -74,7 +76,8 @@ export function decodeIndex(
       count,
       ids: text.slice(count),
       smiles: text.slice(0, count),
-      pattern,
+      patterns,
+      patternEnds,
       ecfp,
       positions,
       bucketStart,

@@ -1,9 +1,9 @@
 /**
  * The in-memory index of a compound library: ECFP4 (2048 bits) rows ordered by popcount, so a similarity search
- * reads only the popcounts its threshold allows, and pattern-fingerprint rows, canonical SMILES and ids in file
- * order, for the substructure screen and the answers. Fingerprints are packed 32-bit words: bit i of a
- * fingerprint is bit (i & 31) of word i >> 5, the byte order RDKit's `get_*_fp_as_uint8array` gives on a
- * little-endian machine.
+ * reads only the popcounts its threshold allows, and in file order canonical SMILES, ids and RDKit's pattern
+ * fingerprints as its `SubstructLibrary` pickles them (what the substructure search loads RDKit's library from).
+ * ECFP4 rows are packed 32-bit words: bit i of a fingerprint is bit (i & 31) of word i >> 5, the byte order
+ * RDKit's `get_morgan_fp_as_uint8array` gives on a little-endian machine.
  *
  * @module
  */
@@ -12,7 +12,7 @@
 export const FP_BITS = 2048;
 /** 32-bit words per fingerprint. */
 export const FP_WORDS = FP_BITS / 32;
-/** Rows per block of the pattern fingerprints (16 MiB each), so no single allocation grows with the library. */
+/** Rows per block while building (16 MiB of ECFP4 each), so no growing allocation is copied over and over. */
 export const BLOCK_ROWS = 65_536;
 
 /** A built or loaded library. */
@@ -23,8 +23,9 @@ export interface LibraryIndex {
   readonly ids: readonly string[];
   /** Each molecule's canonical SMILES (RDKit), in file order. */
   readonly smiles: readonly string[];
-  /** Pattern fingerprints in file order, {@link BLOCK_ROWS} rows per block. */
-  readonly pattern: readonly Uint32Array[];
+  /** Pattern fingerprints as RDKit pickles them, in file order: molecule i's is `[patternEnds[i - 1], patternEnds[i])`. */
+  readonly patterns: Uint8Array;
+  readonly patternEnds: Uint32Array;
   /** ECFP4 rows sorted by popcount, then by file position. */
   readonly ecfp: Uint32Array;
   /** The file position of each ECFP4 row. */
@@ -68,8 +69,11 @@ export function copyWords(bytes: Uint8Array): Uint32Array {
 export class IndexBuilder {
   readonly #ids: string[] = [];
   readonly #smiles: string[] = [];
-  readonly #pattern: Uint32Array[] = [];
+  /** Pickles in 16 MiB chunks, each filled up to the start of the pickle that did not fit. */
+  readonly #patterns: { bytes: Uint8Array; used: number }[] = [];
   readonly #ecfp: Uint32Array[] = [];
+  #patternEnds = new Uint32Array(BLOCK_ROWS);
+  #patternBytes = 0;
   #popcounts = new Uint16Array(BLOCK_ROWS);
 
   /** Molecules added so far. */
@@ -77,22 +81,26 @@ export class IndexBuilder {
     return this.#ids.length;
   }
 
-  /** Adds one molecule: its ECFP4 and pattern fingerprints as 256 bytes each. */
+  /** Adds one molecule: its ECFP4 as 256 bytes and its pickled pattern fingerprint (copied). */
   add(ecfp: Uint8Array, pattern: Uint8Array, smiles: string, id: string): void {
     const row = this.#ids.length;
     const block = row % BLOCK_ROWS;
-    if (block === 0) {
-      this.#pattern.push(new Uint32Array(BLOCK_ROWS * FP_WORDS));
-      this.#ecfp.push(new Uint32Array(BLOCK_ROWS * FP_WORDS));
-    }
+    if (block === 0) this.#ecfp.push(new Uint32Array(BLOCK_ROWS * FP_WORDS));
     if (row >= this.#popcounts.length) {
-      const grown = new Uint16Array(this.#popcounts.length * 2);
-      grown.set(this.#popcounts);
-      this.#popcounts = grown;
+      this.#popcounts = grown(this.#popcounts);
+      this.#patternEnds = grown(this.#patternEnds);
     }
-    const e = words(ecfp);
+    const e = copyWords(ecfp);
     this.#ecfp.at(-1)!.set(e, block * FP_WORDS);
-    this.#pattern.at(-1)!.set(words(pattern), block * FP_WORDS);
+    let chunk = this.#patterns.at(-1);
+    if (!chunk || chunk.used + pattern.length > chunk.bytes.length) {
+      chunk = { bytes: new Uint8Array(Math.max(1 << 24, pattern.length)), used: 0 };
+      this.#patterns.push(chunk);
+    }
+    chunk.bytes.set(pattern, chunk.used);
+    chunk.used += pattern.length;
+    this.#patternBytes += pattern.length;
+    this.#patternEnds[row] = this.#patternBytes;
     let bits = 0;
     for (let w = 0; w < FP_WORDS; w++) bits += popcount32(e[w]!);
     this.#popcounts[row] = bits;
@@ -117,9 +125,29 @@ export class IndexBuilder {
       positions[to] = row;
     }
     this.#ecfp.length = 0;
-    const last = count % BLOCK_ROWS;
-    const pattern = [...this.#pattern];
-    if (last > 0) pattern[pattern.length - 1] = pattern.at(-1)!.slice(0, last * FP_WORDS);
-    return { count, ids: this.#ids, smiles: this.#smiles, pattern, ecfp, positions, bucketStart };
+    const patterns = new Uint8Array(this.#patternBytes);
+    let at = 0;
+    for (const chunk of this.#patterns) {
+      patterns.set(chunk.bytes.subarray(0, chunk.used), at);
+      at += chunk.used;
+    }
+    this.#patterns.length = 0;
+    const patternEnds = this.#patternEnds.slice(0, count);
+    return {
+      count,
+      ids: this.#ids,
+      smiles: this.#smiles,
+      patterns,
+      patternEnds,
+      ecfp,
+      positions,
+      bucketStart,
+    };
   }
+}
+
+function grown<T extends Uint16Array | Uint32Array>(array: T): T {
+  const out = new (array.constructor as new (n: number) => T)(array.length * 2);
+  out.set(array);
+  return out;
 }

@@ -9,6 +9,7 @@ import { buildIndex, type SkipReport } from "./build.ts";
 import { decodeIndex, encodeIndex, INDEX_FORMAT } from "./cache.ts";
 import type { LibraryIndex } from "./index.ts";
 import { formatOf, sdRecords, smilesRecords } from "./records.ts";
+import { SubstructureShards } from "./shards.ts";
 
 /** The file and cache operations a runtime provides (src/runtime/library_io.ts). */
 export interface LibraryIo {
@@ -38,6 +39,8 @@ export interface LoadedLibrary {
   readonly path: string;
   readonly index: LibraryIndex;
   readonly skipped: SkipReport;
+  /** RDKit's substructure libraries over the index, filled on demand or in the background. */
+  readonly shards: SubstructureShards;
 }
 
 /** The library could not be loaded; the message says why, for the exit-2 line. */
@@ -83,7 +86,7 @@ export async function loadLibrary(
   const decoded = cached ? decodeIndex(cached, key) : undefined;
   if (decoded) {
     log(`library: index read from ${join(dir!, name)} in ${seconds(now() - started)}`);
-    return { path, ...decoded };
+    return { path, ...decoded, shards: new SubstructureShards(decoded.index) };
   }
   log(`library: indexing ${path} (ECFP4, pattern fingerprint, canonical SMILES)`);
   let built;
@@ -118,7 +121,7 @@ export async function loadLibrary(
       log(`library: cannot write the cache in ${dir} (${reason(error)}); the index is kept in memory only`);
     }
   }
-  return { path, ...built };
+  return { path, ...built, shards: new SubstructureShards(built.index) };
 }
 
 /** The startup line: how many molecules, from where, and what was skipped. */

@@ -1,13 +1,13 @@
 /**
- * Substructure search over a library index: RDKit's pattern-fingerprint screen (a molecule can contain the
- * query only if its pattern fingerprint has every bit of the query's), then RDKit's match on the molecules that
- * pass, in file order, within a time bound. The protocol thread is yielded to between slices, so other requests
- * are answered while a long search runs.
+ * Substructure search over a library: RDKit's `SubstructLibrary` (its pattern-fingerprint screen, then its
+ * match) shard by shard in file order, within a time bound. The protocol thread is handed back between shards
+ * and between the slices that fill a shard not yet filled, so other requests are answered while a long search
+ * runs, and the search stops at its deadline with what it found.
  *
  * @module
  */
-import { BLOCK_ROWS, copyWords, FP_WORDS, type LibraryIndex } from "./index.ts";
-import { type Mol, rdkit, withQuery } from "../rdkit.ts";
+import { rdkit, withQuery } from "../rdkit.ts";
+import { SHARD_ROWS, type SubstructureShards } from "./shards.ts";
 
 /** What a substructure search found. */
 export interface SubstructureResult {
@@ -15,10 +15,8 @@ export interface SubstructureResult {
   readonly positions: readonly number[];
   /** Matches found. */
   readonly total: number;
-  /** Molecules whose screen and match were completed (all of them unless the time bound stopped the search). */
+  /** Molecules searched (all of them unless the time bound stopped the search). */
   readonly searched: number;
-  /** Molecules RDKit matched (those the screen passed). */
-  readonly matched: number;
   /** True when the time bound stopped the search before the end of the library. */
   readonly stopped: boolean;
 }
@@ -35,79 +33,56 @@ export interface SubstructureOptions {
   readonly yieldNow?: () => Promise<void>;
 }
 
-/** How long one slice runs before the thread is handed back, ms. */
+/** How long the search keeps the thread before handing it back, ms. */
 const SLICE_MS = 50;
 
 /**
- * Molecules of `index` containing the SMARTS `smarts` (useChirality off, RDKit's default), in file order.
+ * Molecules of the library containing the SMARTS `smarts` (useChirality off, RDKit's default), in file order.
  * Throws `ChemError("INVALID_SMARTS")` for a pattern RDKit rejects.
  */
-export function substructureHits(
-  index: LibraryIndex,
+export async function substructureHits(
+  shards: SubstructureShards,
   smarts: string,
   options: SubstructureOptions,
 ): Promise<SubstructureResult> {
-  return withQueryAsync(smarts, (query) => search(index, query, options));
-}
-
-/** {@link withQuery} for an asynchronous use of the query: it is freed when `use` settles. */
-function withQueryAsync<T>(smarts: string, use: (query: Mol) => Promise<T>): Promise<T> {
   // withQuery checks the pattern and says what is wrong with it; the query kept is compiled again, as ours to free.
   withQuery(smarts, () => undefined);
   const query = rdkit().get_qmol(smarts.trim())!;
-  return use(query).finally(() => query.delete());
+  try {
+    return await search(shards, query, options);
+  } finally {
+    query.delete();
+  }
 }
 
 async function search(
-  index: LibraryIndex,
-  query: Mol,
+  shards: SubstructureShards,
+  query: Parameters<SubstructureShards["matches"]>[1],
   options: SubstructureOptions,
 ): Promise<SubstructureResult> {
   const now = options.now ?? (() => Date.now());
   const yieldNow = options.yieldNow ?? (() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
-  const screen = copyWords(query.get_pattern_fp_as_uint8array() as Uint8Array);
   const deadline = now() + options.budgetMs;
+  let sliceEnd = now() + SLICE_MS;
+  const pause = async () => {
+    if (now() < sliceEnd) return;
+    await yieldNow();
+    sliceEnd = now() + SLICE_MS;
+  };
   const positions: number[] = [];
   let total = 0;
-  let matched = 0;
-  let row = 0;
-  let sliceEnd = now() + SLICE_MS;
-  while (row < index.count) {
+  let searched = 0;
+  for (let shard = 0; shard < shards.count; shard++) {
+    while (!shards.ready(shard) && now() < deadline) {
+      shards.fillSlice();
+      await pause();
+    }
     if (now() >= deadline) break;
-    if (now() >= sliceEnd) {
-      await yieldNow();
-      sliceEnd = now() + SLICE_MS;
-    }
-    // One slice of up to 256 rows between clock reads.
-    const end = Math.min(index.count, row + 256);
-    for (; row < end; row++) {
-      if (!passes(index, row, screen)) continue;
-      matched++;
-      if (!matches(index.smiles[row]!, query)) continue;
-      total++;
-      if (positions.length < options.limit) positions.push(row);
-    }
+    const found = shards.matches(shard, query);
+    total += found.length;
+    positions.push(...found.slice(0, options.limit - positions.length));
+    searched = Math.min(shards.size, (shard + 1) * SHARD_ROWS);
+    await pause();
   }
-  return { positions, total, searched: row, matched, stopped: row < index.count };
-}
-
-/** True when row's pattern fingerprint has every bit of the query's. */
-function passes(index: LibraryIndex, row: number, screen: Uint32Array): boolean {
-  const block = index.pattern[Math.floor(row / BLOCK_ROWS)]!;
-  const at = (row % BLOCK_ROWS) * FP_WORDS;
-  for (let w = 0; w < FP_WORDS; w++) {
-    // A query bit the row lacks; `&` answers signed words, so the test is for zero, not equality.
-    if ((screen[w]! & ~block[at + w]!) !== 0) return false;
-  }
-  return true;
-}
-
-function matches(smiles: string, query: Mol): boolean {
-  const mol = rdkit().get_mol(smiles);
-  if (!mol) return false;
-  try {
-    return mol.get_substruct_match(query) !== "{}";
-  } finally {
-    mol.delete();
-  }
+  return { positions, total, searched, stopped: searched < shards.size };
 }
