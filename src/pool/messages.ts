@@ -15,16 +15,18 @@ export type WorkerRequest =
 /** Worker → main thread. */
 export type WorkerReply =
   | { readonly kind: "ready" }
-  | { readonly kind: "warm" }
+  /** Warm-up made; `heap` is the worker's memory then, bytes, where the runtime tells it. */
+  | { readonly kind: "warm"; readonly heap?: number }
   /** A call that arrived during the warm-up begins now (its deadline counts from here, see WorkerSlot). */
   | { readonly kind: "begin" }
-  | { readonly kind: "result"; readonly value: unknown; readonly retire?: boolean }
+  | { readonly kind: "result"; readonly value: unknown; readonly retire?: boolean; readonly heap?: number }
   | {
     readonly kind: "chem_error";
     readonly code: ChemErrorCode;
     readonly message: string;
     readonly details?: Record<string, unknown>;
     readonly retire?: boolean;
+    readonly heap?: number;
   }
   | { readonly kind: "failure"; readonly message: string };
 
@@ -56,4 +58,9 @@ export interface WorkerEndpoint {
   post(message: WorkerReply): void;
   /** Registers the listener for the main thread's messages. */
   onMessage(listener: (message: WorkerRequest) => void): void;
+  /**
+   * The worker's memory, bytes: its WebAssembly memories and JavaScript heap, where the runtime can tell (a
+   * process's resident size, a thread's isolate). Reported after the warm-up and after each call.
+   */
+  heapBytes?(): number;
 }

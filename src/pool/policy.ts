@@ -85,6 +85,19 @@ export function mayStall(cpuMs: number | undefined): boolean {
  */
 export const QUEUE_DEADLINE_MS = 4_000;
 
+/**
+ * How much a worker's memory may grow past its warm size before it is retired after its call and replaced while
+ * idle. WebAssembly memories only grow: a largest PNG grid adds tens of MiB to a worker's heap that no later call
+ * gives back, and a few such calls take a container past its limit. An honest call's tables and caches stay well
+ * below twice the warm size.
+ */
+export const HEAP_GROWTH_FACTOR = 2;
+
+/** Whether a worker whose memory went from `warm` to `now` bytes should be retired (see {@link HEAP_GROWTH_FACTOR}). */
+export function heapGrown(heap: { readonly warm: number; readonly now: number } | undefined): boolean {
+  return heap !== undefined && heap.now > HEAP_GROWTH_FACTOR * heap.warm;
+}
+
 /** How long a spare or standby stays, idle, after it was last needed, ms. */
 export const SPARE_LINGER_MS = 30_000;
 

@@ -38,11 +38,18 @@ export function acquire(
       const index = pool.waiting.indexOf(waiter);
       if (index >= 0) pool.waiting.splice(index, 1);
     };
+    // Even a queue that moves is left once waiting longer would keep the answer from coming within
+    // ANSWER_WITHIN_MS (src/tools/placement.ts).
+    const cap = since + pool.settings.maxQueueWaitMs;
     const check = () => {
+      const now = clock.now();
+      if (now >= cap) {
+        leave();
+        return reject(busy(pool, kind, now - since));
+      }
       const stalled = stalledSince(pool, kind, since);
-      if (stalled === undefined) return (timer = clock.setTimeout(check, START_RECHECK_MS));
-      const left = stalled + queueMs - clock.now();
-      if (left > 0) return (timer = clock.setTimeout(check, left));
+      const left = stalled === undefined ? START_RECHECK_MS : stalled + queueMs - now;
+      if (left > 0) return (timer = clock.setTimeout(check, Math.min(left, cap - now)));
       leave();
       reject(busy(pool, kind));
     };
@@ -93,12 +100,16 @@ export function stalledSince(pool: WorkerPool, kind: CallKind, since: number): n
   return Math.max(since, heldLongSince, pool.lastStartEnd, shareFull ? pool.searchFreedAt : pool.freedAt);
 }
 
-/** The SERVER_BUSY answer to a call of `kind`, saying what holds the workers. */
-export function busy(pool: WorkerPool, kind: CallKind): ChemError {
-  const { queueDeadlineMs: waitMs, size } = pool.settings;
+/**
+ * The SERVER_BUSY answer to a call of `kind`, saying what holds the workers; `waitedMs` when it waited as long as
+ * any call may.
+ */
+export function busy(pool: WorkerPool, kind: CallKind, waitedMs?: number): ChemError {
+  const { queueDeadlineMs, size } = pool.settings;
+  const waitMs = waitedMs ?? queueDeadlineMs;
   const holders = [...pool.slots].flatMap((slot) => slot.holder ? [slot.holder] : []);
   return new ChemError("SERVER_BUSY", busyMessage(waitMs, size, holders, kind.search), {
-    retry_after_ms: waitMs,
+    retry_after_ms: queueDeadlineMs,
     workers: size,
   });
 }

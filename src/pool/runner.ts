@@ -19,12 +19,12 @@
  */
 import { CancelledError, ChemError, ChemMcpError } from "../errors.ts";
 import { type Clock, REAL_CLOCK } from "../clock.ts";
-import { type Plan, planCall } from "../tools/placement.ts";
+import { ANSWER_WITHIN_MS, MAX_QUEUE_WAIT_MS, type Plan, planCall } from "../tools/placement.ts";
 import type { Tool } from "../tools/tool.ts";
 import { rdkitRefusal } from "../chem/rdkit_errors.ts";
 import type { SpawnWorker } from "./messages.ts";
 import { type CallOutcome, describe, rdkitFailed, trusted, unwrap } from "./outcome.ts";
-import { callKind, QUEUE_DEADLINE_MS, spareAfterMs } from "./policy.ts";
+import { callKind, heapGrown, QUEUE_DEADLINE_MS, spareAfterMs } from "./policy.ts";
 import type { WorkerSlot } from "./slot.ts";
 import { acquire } from "./queue.ts";
 import { spareIfHeld } from "./spares.ts";
@@ -110,6 +110,7 @@ export class IsolatedRunner {
       size: options.size,
       startupMs: options.startupMs ?? STARTUP_MS,
       queueDeadlineMs: options.queueDeadlineMs ?? QUEUE_DEADLINE_MS,
+      maxQueueWaitMs: MAX_QUEUE_WAIT_MS,
       clock: options.clock ?? REAL_CLOCK,
     });
   }
@@ -145,14 +146,18 @@ export class IsolatedRunner {
    * first (a call that can run long is withdrawn with its worker; a bounded one finishes and is dropped).
    */
   async run(tool: Tool, args: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
-    const plan = this.plan(tool, args);
-    if (plan.where === "in_place") return await this.#runInPlace(tool, args);
+    const planned = this.plan(tool, args);
+    if (planned.where === "in_place") return await this.#runInPlace(tool, args);
     if (signal?.aborted) throw new CancelledError();
     const pool = this.#pool;
-    const kind = callKind(plan);
-    const label = plan.kind === "chunk" ? `${plan.name} (list)` : plan.name;
+    const arrived = pool.clock.now();
+    const kind = callKind(planned);
+    const label = planned.kind === "chunk" ? `${planned.name} (list)` : planned.name;
     const slot = await this.#readyWorker(label, kind, signal);
     slot.hold({ tool: label, kind });
+    // What is left of ANSWER_WITHIN_MS after the wait for a worker caps the call's own deadline.
+    const leftMs = ANSWER_WITHIN_MS - (pool.clock.now() - arrived);
+    const plan = { ...planned, deadlineMs: Math.max(1, Math.min(planned.deadlineMs, leftMs)) };
     if (kind.search) spareIfHeld(pool);
     // A call that still holds its worker after this may be a runaway: a spare may be due.
     const spare = pool.clock.setTimeout(() => spareIfHeld(pool), spareAfterMs(kind));
@@ -223,8 +228,18 @@ export class IsolatedRunner {
   /** After a call: its worker goes back to the pool, or is retired when its RDKit is no longer trusted. */
   #settle(slot: WorkerSlot, plan: Plan, outcome: CallOutcome): void {
     slot.free();
-    if (trusted(outcome)) this.#pool.release(slot);
+    const grown = heapGrown(slot.heap);
+    if (trusted(outcome) && !grown) this.#pool.release(slot);
     else this.#pool.discard(slot);
+    if (grown) {
+      const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
+      this.#options.log?.(
+        `a worker's memory grew from ${mib(slot.heap!.warm)} to ${
+          mib(slot.heap!.now)
+        } MiB ('${plan.name}'); ` +
+          "it was replaced",
+      );
+    }
     if (outcome.kind === "died" || outcome.kind === "failure") {
       const reason = outcome.kind === "died" ? outcome.reason : outcome.message;
       this.#options.log?.(`'${plan.name}' broke its worker, which was replaced: ${reason}`);

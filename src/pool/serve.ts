@@ -45,7 +45,7 @@ export function serveToolWorker(
       endpoint.post({ kind: "ready" });
       await warm(byName, warmUp);
       warmed = true;
-      endpoint.post({ kind: "warm" });
+      endpoint.post({ kind: "warm", ...heapOf(endpoint) });
       return;
     }
     const early = !warmed;
@@ -56,7 +56,7 @@ export function serveToolWorker(
       if (early) endpoint.post({ kind: "begin" });
       takeLargestMolecule();
       const value = await tool.run(message.args as never);
-      endpoint.post({ kind: "result", value, ...retireFlag() });
+      endpoint.post({ kind: "result", value, ...retireFlag(), ...heapOf(endpoint) });
     } catch (thrown) {
       // An exception RDKit raised for the input is the caller's typed error; the worker stays.
       const error = rdkitRefusal(thrown) ?? thrown;
@@ -68,6 +68,7 @@ export function serveToolWorker(
             message: error.message,
             details: error.details,
             ...retireFlag(),
+            ...heapOf(endpoint),
           }
           : {
             kind: "failure",
@@ -76,6 +77,12 @@ export function serveToolWorker(
       );
     }
   });
+}
+
+/** The worker's memory now, where its runtime tells it. */
+function heapOf(endpoint: WorkerEndpoint): { heap?: number } {
+  const heap = endpoint.heapBytes?.();
+  return heap === undefined ? {} : { heap };
 }
 
 /** `retire: true` when this call built a molecule large enough to have damaged RDKit without a trap. */

@@ -43,6 +43,9 @@ export class WorkerSlot {
   #began = false;
   /** The worker's CPU time when the running call began, where the runtime tells it. */
   #cpuAtBegin?: number;
+  /** The worker's memory once warm, and after its last call, bytes (where the runtime tells it). */
+  #warmHeap?: number;
+  #heap?: number;
   readonly #clock: Clock;
   readonly #startupMs: number;
   readonly #onLost: (slot: WorkerSlot) => void;
@@ -184,6 +187,16 @@ export class WorkerSlot {
     this.#cpuAtBegin = this.handle?.cpuMs?.();
   }
 
+  /**
+   * The worker's memory after its last call and once it was warm, bytes; `undefined` where the runtime cannot
+   * tell.
+   */
+  get heap(): { readonly warm: number; readonly now: number } | undefined {
+    return this.#warmHeap === undefined || this.#heap === undefined
+      ? undefined
+      : { warm: this.#warmHeap, now: this.#heap };
+  }
+
   /** Ends the running call now as withdrawn (the pool then retires the worker, whatever it computes). */
   withdraw(): void {
     this.#settle?.({ kind: "cancelled" });
@@ -205,10 +218,14 @@ export class WorkerSlot {
       this.#started();
     } else if (message.kind === "warm") {
       this.#to("warm");
+      this.#warmHeap = this.#heap = message.heap;
       this.#warmed();
       this.#begin?.();
     } else if (message.kind === "begin") this.#begin?.();
-    else this.#settle?.(message);
+    else {
+      if ("heap" in message && message.heap !== undefined) this.#heap = message.heap;
+      this.#settle?.(message);
+    }
   }
 
   #lose(reason: string): void {

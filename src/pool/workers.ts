@@ -30,6 +30,8 @@ export interface PoolSettings {
   readonly size: number;
   readonly startupMs: number;
   readonly queueDeadlineMs: number;
+  /** Longest any call waits for a worker, even in a queue that moves. */
+  readonly maxQueueWaitMs: number;
   readonly clock: Clock;
 }
 

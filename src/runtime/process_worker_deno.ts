@@ -137,6 +137,8 @@ export async function serveProcessWorker(): Promise<void> {
     // parent before that computation ends, or the call's deadline would not start (src/pool/slot.ts).
     post: (message) => writeAllSync(encoder.encode(`${JSON.stringify(message)}\n`)),
     onMessage: (l) => (listener = l),
+    // The worker is a process of its own: its resident size is its WebAssembly memories and heap.
+    heapBytes: () => Deno.memoryUsage().rss,
   });
   await readLines(Deno.stdin.readable, MAX_WORKER_REQUEST_BYTES, (line) => {
     const message = JSON.parse(line) as { kind: string };

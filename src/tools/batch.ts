@@ -7,6 +7,7 @@
  */
 import * as v from "valibot";
 import {
+  LIST_ANSWER_WITHIN_MS,
   LIST_ARG,
   LIST_DEADLINE_FACTOR,
   LIST_START_ALLOWANCE_MS,
@@ -116,9 +117,8 @@ export const batchTool = defineTool({
     "arguments for all. Answers in input order: what every molecule shares said once (method, arguments), " +
     "then one entry per molecule, a failed one as {index, error} in its place (INVALID_SMILES…). At most " +
     `${MOST} molecules (${lowerCaps()}). A list ends by ${LIST_DEADLINE_FACTOR}× the tool's time limit for ` +
-    `one molecule + ${
-      LIST_START_ALLOWANCE_MS / 1000
-    } s; molecules not answered by then get COMPUTATION_TIMEOUT. ` +
+    `one molecule + ${LIST_START_ALLOWANCE_MS / 1000} s, at most ${LIST_ANSWER_WITHIN_MS / 1000} s; ` +
+    "molecules not answered by then get COMPUTATION_TIMEOUT. " +
     "Ranked search: similarity_search.",
   input,
   output,

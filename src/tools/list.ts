@@ -19,7 +19,7 @@ import * as v from "valibot";
 import { CancelledError, ChemError } from "../errors.ts";
 import { type Clock, REAL_CLOCK } from "../clock.ts";
 import { rdkitRefusal } from "../chem/rdkit_errors.ts";
-import { type CallCost, ITEMS_SUFFIX, POOLED_DEADLINE_MS } from "./placement.ts";
+import { ANSWER_WITHIN_MS, type CallCost, ITEMS_SUFFIX, POOLED_DEADLINE_MS } from "./placement.ts";
 import type { ListSpec, ObjectSchema, Tool } from "./tool.ts";
 import {
   type Entry,
@@ -55,13 +55,22 @@ export const LIST_DEADLINE_FACTOR = 3;
  */
 export const LIST_START_ALLOWANCE_MS = 10_000;
 
-/** The deadline of a list of `form`'s tool with `rest`, ms: {@link LIST_DEADLINE_FACTOR} limits and the allowance. */
+/**
+ * Latest a list's deadline may be, ms: within {@link ANSWER_WITHIN_MS}, with room left to assemble, check and send
+ * the answer of up to 1,000 items.
+ */
+export const LIST_ANSWER_WITHIN_MS = ANSWER_WITHIN_MS - 5_000;
+
+/**
+ * The deadline of a list of `form`'s tool with `rest`, ms: {@link LIST_DEADLINE_FACTOR} limits and the allowance,
+ * at most {@link LIST_ANSWER_WITHIN_MS}.
+ */
 export function listDeadlineMs(
   form: ListForm,
   rest: Record<string, unknown>,
   allowanceMs = LIST_START_ALLOWANCE_MS,
 ): number {
-  return LIST_DEADLINE_FACTOR * itemLimitMs(form, rest) + allowanceMs;
+  return Math.min(LIST_DEADLINE_FACTOR * itemLimitMs(form, rest) + allowanceMs, LIST_ANSWER_WITHIN_MS);
 }
 
 /**
@@ -264,10 +273,8 @@ export async function runList(
 function lateError(name: string, limitMs: number): ChemError {
   return new ChemError(
     "COMPUTATION_TIMEOUT",
-    `The list's deadline (${
-      limitMs / 1000
-    } s, ${LIST_DEADLINE_FACTOR} times ${name}'s limit for one molecule) ` +
-      "passed before this molecule was answered. Send it again, in a shorter list.",
+    `The list's deadline (${limitMs / 1000} s for ${name}) passed before this molecule was answered. Send ` +
+      "it again, in a shorter list.",
     { limit_ms: limitMs },
   );
 }

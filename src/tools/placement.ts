@@ -30,6 +30,20 @@ export const ITEMS_SUFFIX = ":items";
  */
 export const POOLED_DEADLINE_MS = 30_000;
 
+/**
+ * Every call is answered within this many ms of its request, whatever the tool, list size or `timeout_seconds`:
+ * common MCP clients (the SDK's default, Cursor, Cline, Zed) cut a call at 60 s, and a cut call loses everything.
+ * A list past its deadline answers what it has (src/tools/list.ts); a pooled call waits at most
+ * {@link MAX_QUEUE_WAIT_MS} for a worker and computes at most what is left of this (src/pool/runner.ts).
+ */
+export const ANSWER_WITHIN_MS = 55_000;
+
+/**
+ * Longest a pooled call waits for a worker, even in a queue that moves, ms: what is left of
+ * {@link ANSWER_WITHIN_MS} is then the longest any call computes ({@link POOLED_DEADLINE_MS}).
+ */
+export const MAX_QUEUE_WAIT_MS = ANSWER_WITHIN_MS - POOLED_DEADLINE_MS;
+
 /** What one call's inputs will cost: `light` work is bounded; `costly` work may take seconds. */
 export type CallCost = "light" | "costly";
 

@@ -2,13 +2,15 @@
  * Cost, not size, against the real server process (the runtime or binary tests/helpers/process.ts picks): dense
  * dummy-atom graphs that take RDKit tens of seconds to parse or describe are refused from their text, a
  * stereocentre-rich polycycle whose CIP labelling takes seconds runs in the pool, and JSON documents are not
- * SMILES. Beside each attack an honest client's call is answered within 5 s.
+ * SMILES, and depictions whose highlight search runs away count as possibly long. Beside each attack an honest
+ * client's call is answered within 5 s.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { type HttpServer, mcpHeaders, post, rawRequest, type RawResponse } from "../helpers/http.ts";
 import { honestCall, isEthanolResult, toolCall } from "../helpers/attack.ts";
 import { CIP_ATTACK, DENSE_DESCRIPTOR_ATTACK, DENSE_PARSE_ATTACK, denseGraph } from "../data/costly.ts";
+import { perhydroPolyacene, RUNAWAY_SMARTS } from "../data/runaway.ts";
 import { startHttpServer } from "../helpers/http.ts";
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -129,5 +131,27 @@ test("cost attack: a lookup service answering costly SMILES gets them refused, n
       await looked.stop();
       service.close();
     }
+  }
+});
+
+test("cost attack: three depictions of a 130-atom ladder highlighting a 51-membered wildcard ring hold no honest call", async () => {
+  // The highlight's substructure search has no time limit of its own, whatever its text's size: each such call
+  // is possibly long, so they hold at most all workers but one and an honest call takes that one.
+  const extras = await startHttpServer(["--tools", "all"]);
+  try {
+    assert.ok(isEthanolResult(await honestCall(extras.port)));
+    const depict = toolCall("depict", { smiles: perhydroPolyacene(32), smarts: RUNAWAY_SMARTS });
+    const attacks = [1, 2, 3].map(() =>
+      rawRequest(extras.port, post(depict, mcpHeaders("tools/call", "depict"), "/mcp")).catch(() => undefined)
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = performance.now();
+    const honest = await honestCall(extras.port);
+    const elapsed = performance.now() - started;
+    assert.ok(isEthanolResult(honest), honest.body);
+    assert.ok(elapsed < 5_000, `honest call took ${Math.round(elapsed)} ms beside the depictions`);
+    void Promise.allSettled(attacks);
+  } finally {
+    await extras.stop();
   }
 });

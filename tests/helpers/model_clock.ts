@@ -63,7 +63,7 @@ export class ModelClock implements Clock {
 
 /** What a fake worker does with a call: answer after `ms` of work, throw, hang, or die. */
 export type Behaviour =
-  | { readonly ms: number; readonly value: unknown; readonly retire?: true }
+  | { readonly ms: number; readonly value: unknown; readonly retire?: true; readonly heap?: number }
   | { readonly chem: string }
   | { readonly fail: string }
   | { readonly hang: true }
@@ -79,6 +79,8 @@ export class ModelWorkers {
   terminated = 0;
   running = 0;
   cpuShare = 1;
+  /** The memory each worker reports once warm, bytes (none: a runtime that cannot tell). */
+  warmHeap = 0;
   readonly handles: WorkerHandle[] = [];
 
   constructor(readonly clock: ModelClock, readonly startMs = 100) {}
@@ -104,7 +106,7 @@ export class ModelWorkers {
           clock.setTimeout(() => {
             if (!alive) return;
             onMessage({ kind: "ready" });
-            onMessage({ kind: "warm" });
+            onMessage({ kind: "warm", ...(this.warmHeap ? { heap: this.warmHeap } : {}) });
           }, this.startMs);
           return;
         }
@@ -113,7 +115,11 @@ export class ModelWorkers {
         this.running++;
         if ("ms" in behaviour) {
           const retire = behaviour.retire ? { retire: true } : {};
-          clock.setTimeout(() => reply({ kind: "result", value: behaviour.value, ...retire }), behaviour.ms);
+          const heap = behaviour.heap ? { heap: behaviour.heap } : {};
+          clock.setTimeout(
+            () => reply({ kind: "result", value: behaviour.value, ...retire, ...heap }),
+            behaviour.ms,
+          );
         } else if ("chem" in behaviour) {
           reply({ kind: "chem_error", code: behaviour.chem as never, message: "typed" });
         } else if ("fail" in behaviour) reply({ kind: "failure", message: behaviour.fail });

@@ -258,29 +258,13 @@ function pooledRunner(
   return { pooled: fakeTool("pooled", false), runner };
 }
 
-test("never more workers than the pool size; waiting calls get the next free one, also after a timeout", async () => {
-  const workers = new FakeWorkers();
-  const { pooled, runner } = pooledRunner(workers, { size: 2, pooledDeadlineMs: 100 });
-  const calls = [
-    runner.run(pooled, { behaviour: { hang: true } }),
-    runner.run(pooled, { behaviour: { ms: 60, value: 1 } }),
-    runner.run(pooled, { behaviour: { ms: 60, value: 2 } }),
-    runner.run(pooled, { behaviour: { ms: 60, value: 3 } }),
-  ];
-  const settled = await Promise.allSettled(calls);
-  assert.equal(settled[0]!.status, "rejected");
-  assert.deepEqual(settled.slice(1).map((s) => s.status === "fulfilled" && s.value), [1, 2, 3]);
-  assert.ok(workers.maxRunning <= 2, `at most 2 at once, saw ${workers.maxRunning}`);
-  assert.equal(workers.spawned, 3, "two at first, one to replace the timed-out worker");
-});
-
 test("list chunks of a tool that can run long take every worker; a single search keeps to size - 1", async () => {
   const workers = new FakeWorkers();
   const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 2 });
   const chunkTool = {
     ...isolated,
     name: "isolated" + ITEMS_SUFFIX,
-    placement: { where: "pool", chunkOf: "isolated", deadlineMs: () => 100 },
+    placement: { where: "pool", chunkOf: "isolated", deadlineMs: () => 10_000 },
   } as Tool;
   const chunks = [1, 2].map((n) => runner.run(chunkTool, { behaviour: { ms: 100, value: n } }));
   assert.deepEqual(await Promise.all(chunks), [1, 2]);

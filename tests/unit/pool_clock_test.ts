@@ -15,7 +15,7 @@ import {
 } from "../../src/pool/policy.ts";
 import { WorkerSlot } from "../../src/pool/slot.ts";
 import { defineTool, LOCAL_COMPUTATION, type Tool } from "../../src/tools/tool.ts";
-import type { Placement } from "../../src/tools/placement.ts";
+import { ANSWER_WITHIN_MS, MAX_QUEUE_WAIT_MS, type Placement } from "../../src/tools/placement.ts";
 import { CancelledError, ChemError } from "../../src/errors.ts";
 import { type Behaviour, ModelClock, ModelWorkers } from "../helpers/model_clock.ts";
 
@@ -304,4 +304,67 @@ test("a cancelled bounded call is answered at once and finishes in its worker, w
   assert.ok(search.error instanceof CancelledError);
   assert.equal(workers.terminated, 1, "a long call is withdrawn with its worker");
   runner.close();
+});
+
+test("every call is answered within 55 s: a queue that moves is left at MAX_QUEUE_WAIT_MS, and the wait caps the limit", async () => {
+  const { clock, workers, runner, call } = pool(1);
+  workers.cpuShare = 0.01; // a busy machine: the calls are slow, not stuck, so no stall is called
+  runner.start();
+  await clock.advance(200);
+  // Ten calls of 2.9 s (below the spare threshold) behind one worker: one still waiting at MAX_QUEUE_WAIT_MS is
+  // told to come back.
+  const calls = Array.from({ length: 10 }, (_, n) => call(BOUNDED, { ms: 2_900, value: n }));
+  await clock.advance(MAX_QUEUE_WAIT_MS - 1);
+  assert.equal(calls.filter(isBusy).length, 0);
+  await clock.advance(1);
+  assert.equal(calls.filter(isBusy).length, 1, "the tenth, still waiting, is refused");
+  assert.match((calls[9]!.error as Error).message, new RegExp(`within ${MAX_QUEUE_WAIT_MS / 1000} s`));
+  await clock.advance(30_000);
+  assert.deepEqual(calls.slice(0, 9).map((c) => c.value), [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+  // A search with a limit of 50 s of its own, behind a call of 20 s: it computes at most 55 − 20 s.
+  const LONG = fake("long", { where: "pool", deadlineMs: () => 50_000 });
+  call(BOUNDED, { ms: 20_000, value: "first" });
+  await clock.advance(1);
+  const long = call(LONG, HANG);
+  await clock.advance(20_000 + 35_000 - 2);
+  assert.equal(long.settled, false);
+  await clock.advance(2);
+  assert.equal((long.error as ChemError).code, "COMPUTATION_TIMEOUT");
+  assert.equal((long.error as ChemError).details?.limit_ms, ANSWER_WITHIN_MS - 20_000 + 1);
+  runner.close();
+});
+
+test("a worker whose memory grew past twice its warm size is retired after its call and replaced", async () => {
+  const { clock, workers, runner, call } = pool(1);
+  workers.warmHeap = 100 * 2 ** 20;
+  runner.start();
+  await clock.advance(200);
+  const small = call(BOUNDED, { ms: 5, value: 1, heap: 150 * 2 ** 20 });
+  await clock.advance(5);
+  assert.equal(small.value, 1);
+  assert.equal(workers.terminated, 0, "kept below twice its warm size");
+  const picture = call(BOUNDED, { ms: 5, value: 2, heap: 230 * 2 ** 20 });
+  await clock.advance(5);
+  assert.equal(picture.value, 2, "the call is answered");
+  assert.equal(workers.terminated, 1, "then its worker is retired");
+  assert.equal(workers.spawned, 2, "and replaced while idle");
+  runner.close();
+});
+
+test("never more workers than the pool size; waiting calls get the next free one, also after a timeout", async () => {
+  const clock = new ModelClock();
+  const workers = new ModelWorkers(clock, 10);
+  const runner = new IsolatedRunner({ spawn: workers.spawn, wasm, size: 2, clock, pooledDeadlineMs: 100 });
+  let most = 0;
+  const calls = [HANG, ...[1, 2, 3].map((value) => ({ ms: 60, value }))].map((behaviour) =>
+    watch(runner.run(BOUNDED, { behaviour }))
+  );
+  for (let t = 0; t < 400; t += 5) {
+    await clock.advance(5);
+    most = Math.max(most, workers.running);
+  }
+  assert.equal((calls[0]!.error as ChemError).code, "COMPUTATION_TIMEOUT");
+  assert.deepEqual(calls.slice(1).map((c) => c.value), [1, 2, 3]);
+  assert.ok(most <= 2, `at most 2 at once, saw ${most}`);
+  assert.equal(workers.spawned, 3, "two at first, one to replace the timed-out worker");
 });
