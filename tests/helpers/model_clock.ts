@@ -83,7 +83,7 @@ export class ModelWorkers {
   warmHeap = 0;
   readonly handles: WorkerHandle[] = [];
 
-  constructor(readonly clock: ModelClock, readonly startMs = 100) {}
+  constructor(readonly clock: ModelClock, public startMs = 100) {}
 
   spawn = (): WorkerHandle => {
     this.spawned++;
