@@ -12,7 +12,7 @@ import { type ByteStream, HTTP_TIMEOUT_MS, HttpEndpoint } from "./transport/http
 import { createServer } from "./create_server.ts";
 import { StdioSession } from "./transport/stdio.ts";
 import { IsolatedRunner, type SpawnWorker } from "./pool/runner.ts";
-import { startLibrary } from "./library_start.ts";
+import { startLibrary } from "./chem/library/start.ts";
 import type { LibraryIo } from "./chem/library/load.ts";
 
 /** The environment variable that sets the number of tool workers (default: the available parallelism). */

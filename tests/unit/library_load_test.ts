@@ -8,7 +8,7 @@ import { gzipSync } from "node:zlib";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { type LibraryIo, LibraryLoadError, loadLibrary } from "../../src/chem/library/load.ts";
 import { defaultCacheDir, libraryIo } from "../../src/runtime/library_io.ts";
-import { startLibrary } from "../../src/library_start.ts";
+import { startLibrary } from "../../src/chem/library/start.ts";
 import { parseCli } from "../../src/cli.ts";
 
 await loadTestRDKit();

@@ -11,7 +11,7 @@ import {
   type LibrarySettings,
   loadLibrary,
   setLibrary,
-} from "./chem/library/load.ts";
+} from "./load.ts";
 
 /**
  * Loads the library of `settings` (none: nothing to do) and makes it the one `library_search` searches. False,
