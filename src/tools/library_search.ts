@@ -77,7 +77,10 @@ export const librarySearchTool = defineTool({
         smiles: index.smiles[position]!,
         ...(scores ? { score: scores[i]! } : {}),
       }));
-    const skipped = library.skipped.count > 0 ? { skipped: describeSkips(library.skipped).slice(2) } : {};
+    // The answer names fewer skipped records, more briefly, than the startup line: it is read by the model.
+    const skipped = library.skipped.count > 0
+      ? { skipped: describeSkips(library.skipped, 2, 80).slice(2) }
+      : {};
     if (mode === "similarity") {
       const fp = copyWords(withMol(query, ecfp4Bytes));
       const found = similarityHits(index, fp, threshold, top_k);

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { preview } from "../../errors.ts";
 import { rdkit } from "../rdkit.ts";
 import { buildIndex, type SkipReport } from "./build.ts";
 import { decodeIndex, encodeIndex, INDEX_FORMAT } from "./cache.ts";
@@ -130,13 +131,17 @@ export function describeLibrary(library: LoadedLibrary): string {
     describeSkips(library.skipped);
 }
 
-/** `; N records skipped: line 3: …, …` (the first few named, then a count), or nothing. */
-export function describeSkips(skipped: SkipReport): string {
+/**
+ * `; N records skipped: line 3: …; …` (the first `named` named, each reason cut to `reasonChars`, then a count),
+ * or nothing.
+ */
+export function describeSkips(skipped: SkipReport, named = skipped.first.length, reasonChars = 200): string {
   const stopped = skipped.stoppedAt ? `; reading stopped at ${skipped.stoppedAt} (molecule limit)` : "";
   if (skipped.count === 0) return stopped;
-  const more = skipped.count - skipped.first.length;
+  const first = skipped.first.slice(0, named).map((text) => preview(text, reasonChars));
+  const more = skipped.count - first.length;
   return `; ${skipped.count.toLocaleString("en")} record${skipped.count === 1 ? "" : "s"} skipped: ` +
-    skipped.first.join("; ") + (more > 0 ? `; and ${more.toLocaleString("en")} more` : "") + stopped;
+    first.join("; ") + (more > 0 ? `; and ${more.toLocaleString("en")} more` : "") + stopped;
 }
 
 function reason(error: unknown): string {
