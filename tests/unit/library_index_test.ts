@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../helpers/process.ts";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
-import { buildIndex } from "../../src/chem/library/build.ts";
+import { buildIndex, MAX_LEADING_FAILURES } from "../../src/chem/library/build.ts";
 import { decodeIndex, encodeIndex } from "../../src/chem/library/cache.ts";
 import { copyWords, FP_WORDS, type LibraryIndex, popcount32 } from "../../src/chem/library/index.ts";
 import { sdRecords, smilesRecords } from "../../src/chem/library/records.ts";
@@ -188,6 +188,20 @@ test("records RDKit refuses or that are too large are skipped, the first few nam
   assert.equal(built.skipped.first.length, 5);
   assert.match(built.skipped.first[0]!, /^line 2: RDKit could not parse SMILES 'C1CC'/);
   assert.match(built.skipped.first[2]!, /^line 4: larger than a library molecule may be/);
+});
+
+test("reading stops at the molecule limit, and after 10,000 unreadable records with no molecule first", async () => {
+  const lines = (text: string) =>
+    smilesRecords((async function* () {
+      yield new TextEncoder().encode(text);
+    })());
+  const capped = await buildIndex(lines("C a\nCC b\nCCC c\n"), { maxMolecules: 2 });
+  assert.deepEqual(capped.index.ids, ["a", "b"]);
+  assert.equal(capped.skipped.stoppedAt, "line 3 (2 molecules read)");
+  const junk = await buildIndex(lines("Q\n".repeat(MAX_LEADING_FAILURES + 50) + "CCO late\n"));
+  assert.equal(junk.index.count, 0);
+  assert.equal(junk.skipped.count, MAX_LEADING_FAILURES);
+  assert.match(junk.skipped.stoppedAt ?? "", /^line 10000, after 10,000 unreadable records and no molecule$/);
 });
 
 function concat(pieces: readonly Uint8Array[]): Uint8Array {

@@ -25,6 +25,11 @@ import type { LibraryRecord } from "./records.ts";
  * and the startup line says so.
  */
 export const MAX_LIBRARY_MOLECULES = 2_000_000;
+/**
+ * Unreadable records before the first molecule after which a file is taken for something other than a library
+ * (binary data, the wrong file): reading stops rather than trying every line of a large file.
+ */
+export const MAX_LEADING_FAILURES = 10_000;
 /** How many skipped records the report names; the rest are counted. */
 export const NAMED_SKIPS = 5;
 
@@ -34,7 +39,10 @@ export interface SkipReport {
   readonly count: number;
   /** The first {@link NAMED_SKIPS}, as `line N: reason`. */
   readonly first: readonly string[];
-  /** Set when the file held more than {@link MAX_LIBRARY_MOLECULES} molecules: where reading stopped. */
+  /**
+   * Where reading stopped early: the file held more than {@link MAX_LIBRARY_MOLECULES} molecules, or
+   * {@link MAX_LEADING_FAILURES} records before the first were unreadable.
+   */
   readonly stoppedAt?: string;
 }
 
@@ -64,7 +72,7 @@ export async function buildIndex(
   let lastReport = now();
   for await (const record of records) {
     if (record.kind === "molecule" && builder.count >= max) {
-      stoppedAt = record.where;
+      stoppedAt = `${record.where} (${max.toLocaleString("en")} molecules read)`;
       break;
     }
     const failure = record.kind === "unreadable"
@@ -72,6 +80,10 @@ export async function buildIndex(
       : addMolecule(builder, pickler, record.text, record.id);
     if (failure !== undefined) {
       count++;
+      if (builder.count === 0 && count >= MAX_LEADING_FAILURES) {
+        stoppedAt = `${record.where}, after ${count.toLocaleString("en")} unreadable records and no molecule`;
+        break;
+      }
       if (first.length < NAMED_SKIPS) first.push(`${record.where}: ${failure.replace(/\.$/, "")}`);
     }
     if (options.progress && (builder.count + count) % 1024 === 0 && now() - lastReport >= every) {

@@ -136,7 +136,7 @@ export function describeLibrary(library: LoadedLibrary): string {
  * or nothing.
  */
 export function describeSkips(skipped: SkipReport, named = skipped.first.length, reasonChars = 200): string {
-  const stopped = skipped.stoppedAt ? `; reading stopped at ${skipped.stoppedAt} (molecule limit)` : "";
+  const stopped = skipped.stoppedAt ? `; reading stopped at ${skipped.stoppedAt}` : "";
   if (skipped.count === 0) return stopped;
   const first = skipped.first.slice(0, named).map((text) => preview(text, reasonChars));
   const more = skipped.count - first.length;
