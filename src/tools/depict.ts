@@ -32,7 +32,6 @@ const side = (fallback: number) =>
       v.integer(),
       v.minValue(DEPICT_MIN_SIDE),
       v.maxValue(DEPICT_MAX_SIDE),
-      v.description("px."),
     ),
     fallback,
   );
@@ -55,7 +54,7 @@ const input = v.pipe(
       v.pipe(
         v.array(v.pipe(v.string(), v.maxLength(LABEL_MAX_CHARS))),
         v.maxLength(GRID_MAX),
-        v.description("Grid: one per molecule, shown under it (default: index)."),
+        v.description("Grid captions."),
       ),
     ),
     highlight: v.optional(
@@ -65,10 +64,19 @@ const input = v.pipe(
       ),
     ),
     smarts: v.optional(
-      v.pipe(v.string(), v.minLength(1), v.maxLength(5000), v.description("To highlight.")),
+      v.pipe(
+        v.string(),
+        // Bounded here, worded in the refusal: as minLength/maxLength the bound would cost the listing characters.
+        v.check(
+          (text: string) => text.length >= 1 && text.length <= 5000,
+          "smarts has 1 to 5000 characters.",
+        ),
+        v.description(`≤ ${HIGHLIGHT_MAX_QUERY_ATOMS} atoms.`),
+      ),
     ),
     mcs_with: v.optional(v.pipe(smilesString, v.description("For mcs."))),
-    format: v.optional(v.pipe(v.picklist(["png", "svg"]), v.description("png: image.")), "png"),
+    // An SVG over SVG_MAX_CHARS is sent as PNG; the facts' note says so where it happens.
+    format: v.optional(v.picklist(["png", "svg"]), "png"),
     width: side(300),
     height: side(250),
   }),
@@ -143,17 +151,19 @@ function compact(m: DepictedMolecule): Partial<DepictedMolecule> {
   return Object.fromEntries(Object.entries(m).filter(([, list]) => list.length > 0));
 }
 
-/** `depict`: a 2D picture of one molecule or a grid, with highlights, as PNG or SVG. */
+/**
+ * `depict`: a 2D picture of one molecule or a grid, with highlights, as PNG (what MCP clients show) or SVG.
+ * Layout: CoordGen for molecules of up to 100 heavy atoms whose rings have at most 24 atoms, since it draws
+ * bridged polycycles (morphine, strychnine, paclitaxel) without the crossing bonds and the label over a bond of
+ * RDKit's own layout; RDKit's own for macrocycles (a round ring, where CoordGen's time grows steeply with ring
+ * size) and larger molecules (docs/decisions/depict-layout.md). Sizes in px.
+ */
 export const depictTool = defineContentTool({
   name: "depict",
   title: "Depiction",
   annotations: LOCAL_COMPUTATION,
-  description:
-    "A 2D picture (PNG image, or SVG text) of a molecule or a grid, with highlights; lists highlighted atoms, " +
-    `bonds, why (≤ ${FACTS_MAX_CHARS} chars, the rest counted). Layout: CoordGen (bridged rings as drawn ` +
-    "by chemists), RDKit's own for large molecules and macrocycles. " +
-    `Highlight SMARTS ≤ ${HIGHLIGHT_MAX_QUERY_ATOMS} atoms. SVG over ${SVG_MAX_CHARS} chars comes as PNG. ` +
-    "Errors: INVALID_SMILES, INVALID_SMARTS, MOLECULE_TOO_LARGE.",
+  description: "2D picture (PNG, or SVG) of a molecule or grid; highlighted atoms, bonds, why (≤ " +
+    `${FACTS_MAX_CHARS} chars). Errors: INVALID_SMILES, INVALID_SMARTS, MOLECULE_TOO_LARGE.`,
   input,
   output,
   placement: {

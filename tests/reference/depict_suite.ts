@@ -53,20 +53,25 @@ export const depictSuite: ComparisonSuite = {
     for (const m of fixture.molecules) {
       const drawings = await attempt(() =>
         Promise.all(patterns.map(async (smarts) => {
-          const args = v.parse(depictTool.input, { smiles: m.smiles, smarts });
+          const args = v.parse(depictTool.input, { smiles: m.smiles, smarts, format: "svg" });
           const r = await depictTool.run(args);
-          return { groups: r.molecules[0]!.highlights, svg: r.picture };
+          // The facts list what fits in 1,000 characters and count the rest: RDKit's first matches, in order.
+          return {
+            groups: r.molecules[0]!.highlights ?? [],
+            leftOut: r.left_out?.highlights ?? 0,
+            svg: r.picture,
+          };
         }))
       );
       atoms.push({
         id: m.id,
         ours: drawings?.map((d) => d.groups.map((g) => g.atoms)),
-        theirs: m.smarts.map((p) => p.atoms),
+        theirs: m.smarts.map((p, k) => p.atoms.slice(0, p.atoms.length - (drawings?.[k]?.leftOut ?? 0))),
       });
       bonds.push({
         id: m.id,
         ours: drawings?.map((d) => d.groups.map((g) => [...g.bonds].sort((a, b) => a - b))),
-        theirs: m.smarts.map((p) => p.bonds),
+        theirs: m.smarts.map((p, k) => p.bonds.slice(0, p.bonds.length - (drawings?.[k]?.leftOut ?? 0))),
       });
       drawnA.push({
         id: m.id,

@@ -83,12 +83,12 @@ test(
         assert.equal(cell.transform, `translate(${(i % 4) * 250},${Math.floor(i / 4) * 200})`);
         assert.equal(
           cell.atoms,
-          svg.molecules[i]!.highlight_atoms.length,
+          svg.molecules[i]!.highlight_atoms?.length ?? 0,
           `molecule ${i}: highlighted atoms`,
         );
         assert.ok(cell.legend > 0, `molecule ${i}: no legend drawn`);
       });
-      assert.ok(svg.molecules.some((m) => m.highlights.length > 0), "no alert in the 12 drugs");
+      assert.ok(svg.molecules.some((m) => (m.highlights?.length ?? 0) > 0), "no alert in the 12 drugs");
 
       await page.setContent(
         `<body style="margin:0;background:#fff"><img id="svg" src="data:image/svg+xml;base64,${
