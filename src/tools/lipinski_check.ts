@@ -10,6 +10,9 @@ export const LIPINSKI_METHOD = "Rule of five (Lipinski et al., Adv. Drug Deliv. 
   "doi:10.1016/S0169-409X(96)00423-1): MW ≤ 500, logP ≤ 5 (Wildman–Crippen), HBD ≤ 5 (OH + NH), HBA ≤ 10 " +
   "(N + O); passes with at most one violation.";
 
+/** The four criteria, in the order reported. */
+const LIPINSKI_RULES = ["molecular_weight", "logp", "hbd", "hba"] as const;
+
 /** `lipinski_check`: rule of five with per-rule breakdown. */
 export const lipinskiCheckTool = defineTool({
   name: "lipinski_check",
@@ -28,7 +31,7 @@ export const lipinskiCheckTool = defineTool({
     rules: v.pipe(
       v.array(v.object({
         rule: v.pipe(
-          v.picklist(["molecular_weight", "logp", "hbd", "hba"]),
+          v.picklist(LIPINSKI_RULES),
           v.description("Which criterion."),
         ),
         value: num("The molecule's value (MW in g/mol, logP, or a count)."),
@@ -43,6 +46,14 @@ export const lipinskiCheckTool = defineTool({
     method: v.pipe(v.string(), v.description("Rule and reference.")),
   }),
   placement: { where: "pool", cost: ({ smiles }) => textsCost(smiles) },
-  list: { cap: 1000, columns: ["passes", "violations", "rules.value", "parent_smiles"] },
+  list: {
+    cap: 1000,
+    columns: [
+      "passes",
+      "violations",
+      ...LIPINSKI_RULES.map((rule) => `rules[rule=${rule}].value`),
+      "parent_smiles",
+    ],
+  },
   run: ({ smiles }) => ({ smiles, ...lipinskiCheck(smiles), method: LIPINSKI_METHOD }),
 });

@@ -24,8 +24,8 @@ import type { ListSpec, ObjectSchema, Tool } from "./tool.ts";
 import {
   type Entry,
   entryOf,
-  isError,
   type ItemError,
+  listAnswer,
   listOutput,
   node,
   sharedFields,
@@ -415,9 +415,5 @@ function assemble(
   items: Entry[],
   shared: Record<string, unknown> | undefined,
 ): Record<string, unknown> {
-  const failed = items.filter(isError);
-  const where = failed.length ? ` (indices ${failed.map((e) => e.index).join(", ")})` : "";
-  const summary = `${items.length} molecules: ${items.length - failed.length} answered, ${failed.length} ` +
-    `failed${where}.`;
-  return { summary, ...shared, ...(form.columns ? { columns: form.columns } : {}), results: items };
+  return listAnswer(form.columns, items, shared);
 }
