@@ -14,6 +14,7 @@ import { coreProperties, LIPINSKI_THRESHOLDS, withParentMol } from "../chem/prop
 import { descriptors, withMol } from "../chem/rdkit.ts";
 import { round } from "../chem/identity.ts";
 import { LOCAL_COMPUTATION, type Tool } from "./tool.ts";
+import { type CallCost, textsCost } from "./placement.ts";
 
 /** Depiction size in pixels (RDKit `get_svg(width, height)`). */
 export const DEPICTION_SIZE = { width: 300, height: 220 } as const;
@@ -140,9 +141,34 @@ export const WEBAPP_JOBS = {
 /** Name of a web-app computation. */
 export type WebAppJob = keyof typeof WEBAPP_JOBS;
 
+/**
+ * Entries a list computation may have and be light whatever its molecules: each entry costs a parse and a
+ * fingerprint or a descriptor set (0.1–0.3 ms for a drug, not much less for a single atom), so 256 take well
+ * under 0.1 s, where 10,000 take seconds.
+ */
+export const LIGHT_LIST_ENTRIES = 256;
+
+/**
+ * What a web-app computation costs: costly for a list of more than {@link LIGHT_LIST_ENTRIES} entries, else by
+ * the server's cost model of its SMILES (one past the light limits, or more than 5,000 atoms in all).
+ *
+ * @example
+ * ```ts
+ * webAppJobCost({ smiles: "CCO", smiles_list: Array(10_000).fill("C") }); // "costly"
+ * webAppJobCost({ smiles: "CC(=O)Oc1ccccc1C(=O)O" }); // "light"
+ * ```
+ */
+export function webAppJobCost(args: Readonly<Record<string, unknown>>): CallCost {
+  const list = Array.isArray(args.smiles_list) ? args.smiles_list as unknown[] : [];
+  return list.length > LIGHT_LIST_ENTRIES ? "costly" : textsCost(args.smiles, list);
+}
+
 const ANY = v.looseObject({});
 
-/** One tool per web-app computation, named as {@link WEBAPP_JOBS}. */
+/**
+ * One tool per web-app computation, named as {@link WEBAPP_JOBS}: run in a worker always, costly by
+ * {@link webAppJobCost}.
+ */
 export const WEBAPP_TOOLS: readonly Tool[] = Object.entries(WEBAPP_JOBS).map(([name, run]) => ({
   name,
   title: name,
@@ -150,8 +176,6 @@ export const WEBAPP_TOOLS: readonly Tool[] = Object.entries(WEBAPP_JOBS).map(([n
   annotations: LOCAL_COMPUTATION,
   input: ANY,
   output: ANY,
+  placement: { where: "pool", cost: webAppJobCost },
   run: run as Tool["run"],
 }));
-
-/** Names of {@link WEBAPP_TOOLS}: the web app's pool runs each of them in a worker. */
-export const WEBAPP_POOLED: ReadonlySet<string> = new Set(Object.keys(WEBAPP_JOBS));

@@ -8,30 +8,11 @@
  */
 import { type Clock, REAL_CLOCK } from "../clock.ts";
 import { CancelledError, ChemError } from "../errors.ts";
-import { isLight, textCost } from "../chem/cost.ts";
-import type { WebAppJob } from "../tools/webapp_jobs.ts";
+import { LIGHT_MAX_TOTAL_ATOMS } from "../chem/cost.ts";
+import { LIGHT_LIST_ENTRIES } from "../tools/webapp_jobs.ts";
 
 /** Longest a costly computation waits for a place, ms: the pool's own queue deadline, within a client's 5 s. */
 export const COSTLY_WAIT_MS = 4_000;
-
-/** Library entries a list computation may have and still count as light: 256 drug-sized molecules take ~0.1 s. */
-export const LIGHT_LIST_ENTRIES = 256;
-
-/**
- * Whether a computation may hold its worker for seconds: a list of more than {@link LIGHT_LIST_ENTRIES} entries,
- * or any molecule past the cost model's light limits (src/chem/cost.ts).
- *
- * @example
- * ```ts
- * isCostlyJob("webapp_similarity", { smiles: "CCO", smiles_list: Array(10_000).fill("CCO") }); // true
- * isCostlyJob("webapp_descriptors", { smiles: "CCO" }); // false
- * ```
- */
-export function isCostlyJob(_job: WebAppJob, args: Readonly<Record<string, unknown>>): boolean {
-  const list = Array.isArray(args.smiles_list) ? args.smiles_list as unknown[] : [];
-  if (list.length > LIGHT_LIST_ENTRIES) return true;
-  return [args.smiles, ...list].some((text) => typeof text === "string" && !isLight(textCost(text)));
-}
 
 /** Options of {@link CostlyGate}. */
 export interface GateOptions {
@@ -136,15 +117,14 @@ export class CostlyGate {
 
   #busy(why: string): ChemError {
     const { running, waitMs } = this.#options;
+    const computations = running === 1 ? "computation is" : "computations are";
     return new ChemError(
       "SERVER_BUSY",
-      `The server is busy: ${running} large computation${
-        running === 1 ? " is" : "s are"
-      } running and ${why}. ` +
-        `Retry in ${
-          waitMs / 1000
-        } s, or split the list: ${LIGHT_LIST_ENTRIES} drug-sized molecules or fewer ` +
-        "are never held back.",
+      `The server is busy: ${running} large ${computations} running and ${why}. Retry in ${
+        waitMs / 1000
+      } s, ` +
+        `or split the list: lists of at most ${LIGHT_LIST_ENTRIES} molecules and ` +
+        `${LIGHT_MAX_TOTAL_ATOMS.toLocaleString("en")} atoms in all are never held back.`,
       { running, retry_after_ms: waitMs },
     );
   }

@@ -6,10 +6,10 @@
  * @module
  */
 import type { Tool } from "../tools/tool.ts";
-import { WEBAPP_POOLED, WEBAPP_TOOLS, type WebAppJob } from "../tools/webapp_jobs.ts";
+import { WEBAPP_TOOLS, type WebAppJob, webAppJobCost } from "../tools/webapp_jobs.ts";
 import { IsolatedRunner, type SpawnWorker } from "../pool/runner.ts";
 import { type ComputeJob, createWebApp } from "./handler.ts";
-import { COSTLY_WAIT_MS, CostlyGate, isCostlyJob } from "./gate.ts";
+import { COSTLY_WAIT_MS, CostlyGate } from "./gate.ts";
 
 /** Anything that runs a tool call the way `IsolatedRunner.run` does. */
 export interface ToolRunner {
@@ -21,7 +21,7 @@ export interface ToolRunner {
  *
  * @example
  * ```ts
- * const runner = new IsolatedRunner({ spawn, wasm, size: 2, pooled: WEBAPP_POOLED });
+ * const runner = new IsolatedRunner({ spawn, wasm, size: 2 });
  * const app = createWebApp({ compute: computeInPool(runner) });
  * ```
  */
@@ -31,7 +31,7 @@ export function computeInPool(runner: ToolRunner): ComputeJob {
 }
 
 /**
- * `compute` with its costly computations ({@link isCostlyJob}) passed through `gate`. A costly computation is not
+ * `compute` with its costly computations (by {@link webAppJobCost}) passed through `gate`. A costly computation is not
  * handed the visitor's signal: the pool would answer a cancel at once while the worker computed on, and the place
  * it held would be free for the next one; it keeps its place until its worker is done (30 s at most).
  *
@@ -42,7 +42,9 @@ export function computeInPool(runner: ToolRunner): ComputeJob {
  */
 export function gatedCompute(compute: ComputeJob, gate: CostlyGate): ComputeJob {
   return (job, args, signal) =>
-    isCostlyJob(job, args) ? gate.run(() => compute(job, args), signal) : compute(job, args, signal);
+    webAppJobCost(args) === "costly"
+      ? gate.run(() => compute(job, args), signal)
+      : compute(job, args, signal);
 }
 
 /**
@@ -82,7 +84,6 @@ export function pooledWebApp(options: PooledWebAppOptions): (request: Request) =
     spawn: options.spawn,
     wasm: options.wasm,
     size: options.workers,
-    pooled: WEBAPP_POOLED,
     log: (message) => options.log(`webapp: ${message}`),
   });
   runner.start();

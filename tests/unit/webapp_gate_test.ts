@@ -6,7 +6,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CancelledError, ChemError } from "../../src/errors.ts";
-import { COSTLY_WAIT_MS, CostlyGate, isCostlyJob, LIGHT_LIST_ENTRIES } from "../../src/webapp/gate.ts";
+import { COSTLY_WAIT_MS, CostlyGate } from "../../src/webapp/gate.ts";
+import { LIGHT_LIST_ENTRIES, webAppJobCost } from "../../src/tools/webapp_jobs.ts";
 import { costlyPlaces, gatedCompute } from "../../src/webapp/jobs.ts";
 import { type ComputeJob, createWebApp } from "../../src/webapp/handler.ts";
 import { ModelClock } from "../helpers/model_clock.ts";
@@ -34,20 +35,22 @@ function outcome<T>(promise: Promise<T>): { value?: T; error?: unknown; settled:
   return state;
 }
 
-test("webapp gate: a list over 256 entries or a molecule past the light limits is costly; the rest is not", () => {
-  const list = (n: number) => ({
+test("webapp gate: a list over 256 entries or 5,000 atoms, or a molecule past the light limits, is costly", () => {
+  const list = (n: number, smiles = "c1ccccc1") => ({
     smiles: "CCO",
-    smiles_list: Array<string>(n).fill("c1ccccc1"),
-    threshold: 0,
+    smiles_list: Array<string>(n).fill(smiles),
   });
+  const costly = (args: Record<string, unknown>) => webAppJobCost(args) === "costly";
   assert.equal(LIGHT_LIST_ENTRIES, 256);
-  assert.equal(isCostlyJob("webapp_similarity", list(256)), false);
-  assert.equal(isCostlyJob("webapp_similarity", list(257)), true);
-  assert.equal(isCostlyJob("webapp_boiled_egg", { smiles_list: Array<string>(10_000).fill("C") }), true);
-  assert.equal(isCostlyJob("webapp_descriptors", { smiles: "CC(=O)Oc1ccccc1C(=O)O" }), false);
+  assert.equal(costly(list(256)), false);
+  assert.equal(costly(list(257)), true);
+  assert.equal(costly({ smiles_list: Array<string>(10_000).fill("C") }), true);
+  // 200 molecules of 27 heavy atoms: 5,400 atoms, past the cost model's 5,000 in all.
+  assert.equal(costly(list(200, "CC(C)Cc1ccc(cc1)C(C)C(=O)OCCN(C)Cc1ccccc1")), true);
+  assert.equal(costly({ smiles: "CC(=O)Oc1ccccc1C(=O)O" }), false);
   // 151 atoms: past the cost model's 150 light atoms.
-  assert.equal(isCostlyJob("webapp_descriptors", { smiles: "C".repeat(151) }), true);
-  assert.equal(isCostlyJob("webapp_boiled_egg", { smiles_list: ["CCO", "C".repeat(151)] }), true);
+  assert.equal(costly({ smiles: "C".repeat(151) }), true);
+  assert.equal(costly({ smiles_list: ["CCO", "C".repeat(151)] }), true);
   assert.deepEqual(costlyPlaces(2), { running: 1, waiting: 2, waitMs: 4_000 });
   assert.deepEqual(costlyPlaces(8), { running: 7, waiting: 14, waitMs: 4_000 });
 });
