@@ -13,6 +13,10 @@ over the first ceil(sqrt(N)) of each side.
 bits, PatternFingerprint, MolToSmiles) on the first 50,000 molecules; builds the Morgan fingerprints of all;
 times DataStructs.BulkTanimotoSimilarity of each query over them (best of 3) with its top 10 (ties by position);
 counts SubstructMatch (Chem.MolFromSmarts) hits of each SMARTS over every molecule. Writes JSON to OUT.
+
+`bulk PATH REPEAT QUERIES_JSON OUT`: BulkTanimotoSimilarity of each similarity query (best of 3, ms) over the
+file's fingerprints repeated REPEAT times (a million rows from a smaller file, as bench/library_bench.ts
+repeats its index). Writes JSON to OUT.
 """
 import glob
 import json
@@ -134,8 +138,27 @@ def oracle(path, queries_path, out_path):
     }, open(out_path, "w"))
 
 
+def bulk(path, repeat, queries_path, out_path):
+    queries = json.load(open(queries_path))
+    fps = [AllChem.GetMorganFingerprintAsBitVect(Chem.MolFromSmiles(line.split()[0]), 2, nBits=2048)
+           for line in open(path)]
+    rows = fps * repeat
+    times = {}
+    for query in queries["similarity"]:
+        fp = AllChem.GetMorganFingerprintAsBitVect(Chem.MolFromSmiles(query), 2, nBits=2048)
+        best = math.inf
+        for _ in range(3):
+            t = time.perf_counter()
+            DataStructs.BulkTanimotoSimilarity(fp, rows)
+            best = min(best, (time.perf_counter() - t) * 1000)
+        times[query] = best
+    json.dump({"rows": len(rows), "ms": times}, open(out_path, "w"))
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "generate":
         generate(int(sys.argv[2]), sys.argv[3])
+    elif sys.argv[1] == "bulk":
+        bulk(sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5])
     else:
         oracle(sys.argv[2], sys.argv[3], sys.argv[4])
