@@ -87,15 +87,20 @@ export const QUEUE_DEADLINE_MS = 4_000;
 
 /**
  * How much a worker's memory may grow past its warm size before it is retired after its call and replaced while
- * idle. WebAssembly memories only grow: a largest PNG grid adds tens of MiB to a worker's heap that no later call
- * gives back, and a few such calls take a container past its limit. An honest call's tables and caches stay well
- * below twice the warm size.
+ * idle: {@link HEAP_GROWTH_FACTOR} times it, and {@link HEAP_SLACK_BYTES} more. WebAssembly memories only grow,
+ * so what a worker holds beyond its warm size stays; a largest PNG grid (16 drugs, 500 × 500 px) takes a Deno
+ * worker process from 200 to 245 MiB and a Node worker thread's isolate from 63 to 126 MiB, where later grids
+ * reuse it (bench/worker_memory_bench.ts). Past this bound the growth is more than one such call's working set,
+ * and replacing the worker gives it back.
  */
 export const HEAP_GROWTH_FACTOR = 2;
 
+/** Added to the bound of {@link HEAP_GROWTH_FACTOR}, bytes: a small warm worker may hold one largest picture. */
+export const HEAP_SLACK_BYTES = 32 * 2 ** 20;
+
 /** Whether a worker whose memory went from `warm` to `now` bytes should be retired (see {@link HEAP_GROWTH_FACTOR}). */
 export function heapGrown(heap: { readonly warm: number; readonly now: number } | undefined): boolean {
-  return heap !== undefined && heap.now > HEAP_GROWTH_FACTOR * heap.warm;
+  return heap !== undefined && heap.now > HEAP_GROWTH_FACTOR * heap.warm + HEAP_SLACK_BYTES;
 }
 
 /** How long a spare or standby stays, idle, after it was last needed, ms. */
