@@ -233,3 +233,19 @@ function columnSchema(schema: v.GenericSchema, path: readonly string[]): v.Gener
   if (!entry) throw new Error(`no field '${head}' in a column path`);
   return columnSchema(entry, rest);
 }
+
+/**
+ * The list answer: summary, shared fields, the columns by name (those null in every row left out) and the
+ * entries in input order.
+ */
+export function listAnswer(
+  columns: readonly string[] | undefined,
+  items: readonly Entry[],
+  shared: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const failed = items.filter(isError).map((entry) => entry.index);
+  if (!columns) return { summary: listSummary(items.length, failed, []), ...shared, results: items };
+  const table = withoutEmptyColumns(columns.map(columnName), items);
+  const summary = listSummary(items.length, failed, table.dropped);
+  return { summary, ...shared, columns: table.names, results: table.entries };
+}
