@@ -154,6 +154,9 @@ export function withoutEmptyColumns(
   };
 }
 
+/** Most failed positions a summary names. */
+const SUMMARY_INDICES = 20;
+
 /**
  * A list answer's summary: how many molecules, answered and failed (with the failed positions), and the
  * columns left out for being null in every row, each said once.
@@ -165,9 +168,10 @@ export function withoutEmptyColumns(
  * ```
  */
 export function listSummary(count: number, failed: readonly number[], dropped: readonly string[]): string {
-  const where = failed.length === 0
-    ? ""
-    : ` (${failed.length === 1 ? "index" : "indices"} ${failed.join(", ")})`;
+  // Each failed entry holds its own index; the summary names the first few, so it stays a line.
+  const named = failed.slice(0, SUMMARY_INDICES).join(", ") +
+    (failed.length > SUMMARY_INDICES ? ` and ${failed.length - SUMMARY_INDICES} more` : "");
+  const where = failed.length === 0 ? "" : ` (${failed.length === 1 ? "index" : "indices"} ${named})`;
   const left = dropped.length ? ` Null in every row, left out: ${dropped.join(", ")}.` : "";
   return `${count} molecule${count === 1 ? "" : "s"}: ${count - failed.length} answered, ${failed.length} ` +
     `failed${where}.${left}`;

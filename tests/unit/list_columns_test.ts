@@ -64,6 +64,11 @@ test("the summary counts in grammar and names the columns left out once", () => 
     listSummary(3, [0, 2], ["parent_smiles"]),
     "3 molecules: 1 answered, 2 failed (indices 0, 2). Null in every row, left out: parent_smiles.",
   );
+  const many = Array.from({ length: 175 }, (_, i) => 825 + i);
+  assert.equal(
+    listSummary(1000, many, []),
+    `1000 molecules: 825 answered, 175 failed (indices ${many.slice(0, 20).join(", ")} and 155 more).`,
+  );
 });
 
 test("the answer's schema checks each row against the columns the answer names", () => {
