@@ -7,7 +7,8 @@ Molecules, each kept once (by input SMILES):
   * the NCI sample Debian's rdkit-data installs (Data/NCI/first_5K.smi: salts, metals, charged and nitro forms);
   * the validation set (tests/data/reference/molecules.smi).
 
-Per molecule: Cleanup, FragmentParent and ChargeParent (each from the input, as RDKit's API runs them), as
+Per molecule: Cleanup, FragmentParent, ChargeParent (each from the input, as RDKit's API runs them) and the
+tautomer parent of the charge parent, as
 canonical SMILES; an exception's message instead where RDKit raised one.
 
 Usage (needs `apt-get install -y python3-rdkit rdkit-data`):
@@ -76,6 +77,11 @@ def answer(fn, mol):
         return {"error": str(error)[:200]}
 
 
+def tautomer_parent(mol):
+    """The canonical tautomer of the charge parent, cleaned up (the four steps of the standardize tool)."""
+    return rdMolStandardize.TautomerParent(rdMolStandardize.ChargeParent(mol), skipStandardize=True)
+
+
 def main():
     seen = set()
     rows = []
@@ -93,6 +99,7 @@ def main():
             "cleanup": answer(rdMolStandardize.Cleanup, mol),
             "fragment_parent": answer(rdMolStandardize.FragmentParent, mol),
             "charge_parent": answer(rdMolStandardize.ChargeParent, mol),
+            "tautomer_parent": answer(tautomer_parent, mol),
         })
     provenance = {
         "script": "scripts/reference/standardize_oracle.py",
@@ -105,6 +112,8 @@ def main():
             "cleanup": "Chem.MolToSmiles(rdMolStandardize.Cleanup(mol))",
             "fragment_parent": "Chem.MolToSmiles(rdMolStandardize.FragmentParent(mol))",
             "charge_parent": "Chem.MolToSmiles(rdMolStandardize.ChargeParent(mol))",
+            "tautomer_parent": "Chem.MolToSmiles(rdMolStandardize.TautomerParent(rdMolStandardize.ChargeParent(mol), "
+                               "skipStandardize=True)): TautomerEnumerator().Canonicalize then Cleanup",
         },
     }
     with open(OUT, "w") as handle:

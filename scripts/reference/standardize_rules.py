@@ -55,3 +55,38 @@ for i in range(0,119,10): L.append("  "+" ".join(json.dumps(v)+"," for v in val[
 L.append("];")
 open("src/chem/data/standardize_rules.ts","w").write("\n".join(L)+"\n")
 print(len(norm),len(ab))
+
+
+def tautomer_rules():
+    """src/chem/data/tautomer_rules.ts: RDKit 2022.09's tautomer transforms (tautomerTransforms.in)."""
+    taut = groups(show("TautomerCatalog/tautomerTransforms.in"), 4)
+    out = ['''/**
+ * RDKit's tautomer transforms as RDKit 2022.09 ships them (Code/GraphMol/MolStandardize/TautomerCatalog/
+ * tautomerTransforms.in: name, SMARTS of the atoms from the hydrogen's donor to its acceptor, bond types after
+ * the shift, charge changes) and the substructure terms of its canonical-tautomer score (Tautomer.cpp). Data from
+ * RDKit, Copyright (C) 2018-2021 Susan H. Leung, Greg Landrum and other RDKit contributors, BSD 3-clause licence
+ * (LICENSES/). Written by scripts/reference/standardize_rules.py.
+ *
+ * @module
+ */
+
+// deno-fmt-ignore
+/** Tautomer transforms (name, SMARTS, bond types, charges) in RDKit's order. */
+export const TAUTOMER_TRANSFORMS: readonly (readonly [string, string, string, string])[] = [''']
+    for row in taut:
+        out.append("  [" + ", ".join(json.dumps(x) for x in row) + "],")
+    out.append("];")
+    src = show("Tautomer.cpp")
+    terms = re.findall(r'\{"([^"]+)",\s*"((?:[^"\\]|\\.)*)",\s*(-?\d+)\}', src)
+    out.append("")
+    out.append("// deno-fmt-ignore")
+    out.append("/** The substructure terms of RDKit's tautomer score (name, SMARTS, points per match). */")
+    out.append("export const TAUTOMER_SCORE_TERMS: readonly (readonly [string, string, number])[] = [")
+    for name, smarts, score in terms:
+        out.append(f"  [{json.dumps(name)}, {json.dumps(smarts)}, {score}],")
+    out.append("];")
+    open("src/chem/data/tautomer_rules.ts", "w").write("\n".join(out) + "\n")
+    print(len(taut), len(terms))
+
+
+tautomer_rules()

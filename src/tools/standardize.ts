@@ -1,22 +1,22 @@
 import * as v from "valibot";
-import { standardize, STANDARDIZE_STEPS } from "../chem/standardize/pipeline.ts";
+import { standardize, STANDARDIZE_STEPS, TAUTOMER_TIMEOUT_S } from "../chem/standardize/pipeline.ts";
 import { MAX_HEAVY_ATOMS } from "../chem/rdkit.ts";
 import { canonicalSmilesField, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 import { textsCost } from "./placement.ts";
 
-/** `standardize`: RDKit's MolStandardize cleanup, fragment parent and uncharging. */
+/** `standardize`: RDKit's MolStandardize cleanup, fragment parent, uncharging and canonical tautomer. */
 export const standardizeTool = defineTool({
   name: "standardize",
   title: "Standardize a molecule",
   annotations: LOCAL_COMPUTATION,
   description:
-    "Standardise a molecule as RDKit's rdMolStandardize does, steps in this order: cleanup (remove H, " +
-    "disconnect metals, normalise nitro/azide/sulfoxide… forms, reionise), fragment_parent (keep the largest " +
-    "fragment: salts, solvents), uncharge (neutralise where a neutral form exists). Default all. Gives " +
-    "canonical SMILES, InChIKey and what each step changed ([] = nothing). For deduplication and comparison; " +
-    `property tools describe the molecule as given. Limit: ${MAX_HEAVY_ATOMS} heavy atoms. ` +
-    "Errors: INVALID_SMILES, MOLECULE_TOO_LARGE.",
+    "Standardise as RDKit's rdMolStandardize, steps in this order: cleanup (remove H, disconnect metals, " +
+    "normalise nitro/azide/sulfoxide forms, reionise), fragment_parent (largest fragment: drops salts, " +
+    "solvents), uncharge (neutralise), tautomer (RDKit's canonical tautomer, ≤ 1,000 tautomers). Default all. " +
+    "Gives canonical SMILES, InChIKey, each step's changes ([] = none). For deduplication; property tools " +
+    `describe the molecule as given. Limits: ${MAX_HEAVY_ATOMS} heavy atoms, ${TAUTOMER_TIMEOUT_S} s. ` +
+    "Errors: INVALID_SMILES, MOLECULE_TOO_LARGE, COMPUTATION_TIMEOUT.",
   input: v.strictObject({
     smiles: smilesArg(),
     steps: v.optional(
@@ -40,8 +40,8 @@ export const standardizeTool = defineTool({
       v.description("Each step run, in order."),
     ),
   }),
-  // About 4 ms for a drug-sized molecule (bench/standardize_bench.ts), more than the protocol thread should
-  // spend: pooled, as calc_properties.
+  // Several milliseconds for a drug-sized molecule and up to its time limit for a tautomer-rich one
+  // (bench/standardize_bench.ts): pooled.
   placement: { where: "pool", cost: ({ smiles }) => textsCost(smiles) },
   list: { cap: 1000, columns: ["smiles", "inchikey"] },
   run: ({ smiles, steps }) => standardize(smiles, steps),

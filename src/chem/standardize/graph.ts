@@ -65,15 +65,23 @@ interface JsonDoc {
   molecules: {
     atoms: JsonAtom[];
     bonds?: JsonBond[];
-    extensions?: { aromaticAtoms?: number[] }[];
+    extensions?: { aromaticAtoms?: number[]; aromaticBonds?: number[] }[];
   }[];
 }
 
 /** Reads an RDKit molecule; `fixedHs` marks the atoms whose hydrogen count RDKit keeps as written. */
 export function readGraph(mol: Mol, fixedHs?: readonly boolean[]): Graph {
-  const doc = JSON.parse(mol.get_json()) as JsonDoc;
+  return graphOfJson(mol.get_json(), fixedHs).graph;
+}
+
+/** A graph from rdkitjson text, with the bonds RDKit marked aromatic. */
+export function graphOfJson(
+  text: string,
+  fixedHs?: readonly boolean[],
+): { graph: Graph; aromaticBonds: Set<number> } {
+  const doc = JSON.parse(text) as JsonDoc;
   const m = doc.molecules[0];
-  if (!m) return { atoms: [], bonds: [] };
+  if (!m) return { graph: { atoms: [], bonds: [] }, aromaticBonds: new Set() };
   const aromatic = new Set(m.extensions?.flatMap((e) => e.aromaticAtoms ?? []) ?? []);
   const atoms = m.atoms.map((a, i): GAtom => ({
     z: a.z ?? 6,
@@ -91,7 +99,8 @@ export function readGraph(mol: Mol, fixedHs?: readonly boolean[]): Graph {
     bo: bo ?? 1,
     extra,
   }));
-  return { atoms, bonds };
+  const aromaticBonds = new Set(m.extensions?.flatMap((e) => e.aromaticBonds ?? []) ?? []);
+  return { graph: { atoms, bonds }, aromaticBonds };
 }
 
 /** The rdkitjson text of a graph. */

@@ -15,9 +15,12 @@ import { inputGraph } from "./input.ts";
 import { disconnectMetals } from "./metal.ts";
 import { components, normalize, subGraph } from "./normalize.ts";
 import { uncharge } from "./uncharge.ts";
+import { canonicalTautomer } from "./tautomer.ts";
 
 /** The steps, in the order RDKit applies them. */
-export const STANDARDIZE_STEPS = ["cleanup", "fragment_parent", "uncharge"] as const;
+export const STANDARDIZE_STEPS = ["cleanup", "fragment_parent", "uncharge", "tautomer"] as const;
+/** Time limit of the tautomer enumeration, s (RDKit bounds it by count alone). */
+export const TAUTOMER_TIMEOUT_S = 20;
 /** One step's name. */
 export type StandardizeStep = typeof STANDARDIZE_STEPS[number];
 
@@ -97,17 +100,25 @@ export function standardize(
 
 /**
  * The canonical SMILES after each step of the full standardisation, for comparing every step with RDKit's own
- * (Cleanup, FragmentParent, ChargeParent) in one pass.
+ * (Cleanup, FragmentParent, ChargeParent, TautomerParent) in one pass. A step that fails leaves its SMILES and
+ * those after it out, and `error` says why (the first steps' answers stand).
  *
  * @example
  * ```ts
- * standardizeTrace("CC(=O)O[Na]"); // { cleanup: "CC(=O)[O-].[Na+]", fragment_parent: "CC(=O)[O-]", uncharge: "CC(=O)O" }
+ * standardizeTrace("CC(=O)O[Na]").fragment_parent; // "CC(=O)[O-]"
  * ```
  */
-export function standardizeTrace(smiles: string): Record<StandardizeStep, string> {
-  const out: Partial<Record<StandardizeStep, string>> = {};
-  runSteps(smiles, STANDARDIZE_STEPS, (step, g) => (out[step] = canonicalSmiles(molFor(g))));
-  return out as Record<StandardizeStep, string>;
+export function standardizeTrace(
+  smiles: string,
+): Partial<Record<StandardizeStep, string>> & { error?: string } {
+  const out: Partial<Record<StandardizeStep, string>> & { error?: string } = {};
+  try {
+    runSteps(smiles, STANDARDIZE_STEPS, (step, g) => (out[step] = canonicalSmiles(molFor(g))));
+  } catch (error) {
+    if (!(error instanceof ChemError)) throw error;
+    out.error = error.code;
+  }
+  return out;
 }
 
 function runSteps(
@@ -133,6 +144,7 @@ function runSteps(
         changes.unshift(`removed ${removedHs} explicit hydrogen atom${removedHs > 1 ? "s" : ""}`);
       }
     } else if (step === "fragment_parent") ({ graph, changes } = fragmentParent(graph));
+    else if (step === "tautomer") ({ graph, changes } = tautomerParent(graph));
     else {
       changes = uncharge(graph);
       // RDKit's ChargeParent cleans up after uncharging; on a molecule the Uncharger left alone that is the
@@ -143,6 +155,16 @@ function runSteps(
     after?.(step, graph);
   }
   return { graph, reports };
+}
+
+/** RDKit's TautomerParent on a standardised graph: the canonical tautomer, cleaned up. */
+function tautomerParent(g: Graph): { graph: Graph; changes: string[] } {
+  const before = canonicalSmiles(molFor(g));
+  const { graph, tautomers } = canonicalTautomer(g, Date.now() + TAUTOMER_TIMEOUT_S * 1000);
+  const cleaned = cleanupGraph(graph).graph;
+  const after = canonicalSmiles(molFor(cleaned));
+  if (after === before) return { graph: cleaned, changes: [] };
+  return { graph: cleaned, changes: [`tautomer changed: ${before} → ${after} (best of ${tautomers})`] };
 }
 
 /** Repeated changes said once with their count: "metal disconnected: cut bond Fe–N (×28)". */
