@@ -19,8 +19,10 @@ const format = v.picklist(OUTPUT_FORMATS);
 /** Each output named by its format. */
 const outputs = v.pipe(
   v.object(
-    Object.fromEntries(OUTPUT_FORMATS.map((f) => [f, v.optional(v.string())])) as {
-      [K in typeof OUTPUT_FORMATS[number]]: v.OptionalSchema<v.StringSchema<undefined>, undefined>;
+    Object.fromEntries(
+      OUTPUT_FORMATS.map((f) => [f, v.optional(v.pipe(v.string(), v.description(f)))]),
+    ) as unknown as {
+      [K in typeof OUTPUT_FORMATS[number]]: v.OptionalSchema<v.GenericSchema<string>, undefined>;
     },
   ),
   v.description("With a list in to: each format's output."),

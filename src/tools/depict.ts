@@ -32,6 +32,7 @@ const side = (fallback: number) =>
       v.integer(),
       v.minValue(DEPICT_MIN_SIDE),
       v.maxValue(DEPICT_MAX_SIDE),
+      v.description("px"),
     ),
     fallback,
   );
@@ -47,20 +48,20 @@ const input = v.pipe(
         smilesString,
         v.pipe(v.array(smilesString), v.minLength(1), v.maxLength(GRID_MAX)),
       ]),
-      v.description("SMILES, or a list (grid)."),
+      v.description("SMILES, or a list for a grid."),
       v.examples(["CCO"]),
     ),
     labels: v.optional(
       v.pipe(
+        // As long as the list of SMILES (checked below), so at most GRID_MAX.
         v.array(v.pipe(v.string(), v.maxLength(LABEL_MAX_CHARS))),
-        v.maxLength(GRID_MAX),
-        v.description("Grid captions."),
+        v.description("Captions."),
       ),
     ),
     highlight: v.optional(
       v.pipe(
         v.picklist(["smarts", "alerts", "mcs"]),
-        v.description("alerts: PAINS/Brenk."),
+        v.description("alerts: PAINS/Brenk"),
       ),
     ),
     smarts: v.optional(
@@ -71,12 +72,12 @@ const input = v.pipe(
           (text: string) => text.length >= 1 && text.length <= 5000,
           "smarts has 1 to 5000 characters.",
         ),
-        v.description(`≤ ${HIGHLIGHT_MAX_QUERY_ATOMS} atoms.`),
+        v.description(`≤${HIGHLIGHT_MAX_QUERY_ATOMS} atoms`),
       ),
     ),
     mcs_with: v.optional(v.pipe(smilesString, v.description("For mcs."))),
     // An SVG over SVG_MAX_CHARS is sent as PNG; the facts' note says so where it happens.
-    format: v.optional(v.picklist(["png", "svg"]), "png"),
+    format: v.optional(v.pipe(v.picklist(["png", "svg"]), v.description("png: image")), "png"),
     width: side(300),
     height: side(250),
   }),
@@ -162,8 +163,8 @@ export const depictTool = defineContentTool({
   name: "depict",
   title: "Depiction",
   annotations: LOCAL_COMPUTATION,
-  description: "2D picture (PNG, or SVG) of a molecule or grid; highlighted atoms, bonds, why (≤ " +
-    `${FACTS_MAX_CHARS} chars). Errors: INVALID_SMILES, INVALID_SMARTS, MOLECULE_TOO_LARGE.`,
+  description: "2D picture (PNG/SVG), highlights listed. " +
+    "Errors: INVALID_SMILES, INVALID_SMARTS, MOLECULE_TOO_LARGE.",
   input,
   output,
   placement: {
