@@ -34,7 +34,7 @@ const ATORVASTATIN = "CC(C)c1c(C(=O)Nc2ccccc2)c(-c2ccccc2)c(-c2ccc(F)cc2)n1CC[C@
 const ROSUVASTATIN = "CC(C)c1nc(N(C)S(C)(=O)=O)nc(-c2ccc(F)cc2)c1/C=C/[C@@H](O)C[C@@H](O)CC(=O)O";
 const CHEAP = { name: "canonical_smiles", arguments: { smiles: ATORVASTATIN } };
 const HEAVY = { name: "molecule_context_pack", arguments: { smiles: ATORVASTATIN } };
-/** Every tool that runs in the pool (src/pool/placement.ts and the isolated three), with its first call. */
+/** Every tool that runs in the pool (its placement, src/tools/placement.ts), with its first call. */
 const POOLED_CALLS: { name: string; arguments: Record<string, unknown> }[] = [
   HEAVY,
   { name: "retrosynthesis", arguments: { smiles: ATORVASTATIN } },

@@ -4,7 +4,7 @@
  * does not count as the tool's work; with 63 molecules the p99 is the slowest one), and each tool's first call
  * in a fresh process (one-time tables). The line between tools that run in the pool and tools that stay on the
  * protocol thread (src/tools/placement.ts) is drawn from this table. Also the start-up work of a pool worker
- * (RDKit instantiated, WARM_UP_CALLS made) in a fresh process. name_to_smiles is left out: it waits on the
+ * (RDKit instantiated, the tools' warm-up calls made) in a fresh process. name_to_smiles is left out: it waits on the
  * network, not on a core.
  * Run: deno run -A bench/tool_cost_bench.ts [--reps 3]
  */

@@ -13,7 +13,7 @@ import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 import { textsCost } from "./placement.ts";
 
 /**
- * Wall-clock bound of one enumeration, s: the longest any tool computes (src/pool/placement.ts), fixed rather than
+ * Wall-clock bound of one enumeration, s: the longest any tool computes (src/tools/placement.ts), fixed rather than
  * an argument to keep the listing within its budget. A combination of drug-sized reactants takes about 1 ms, one of
  * 50-carbon chains 10 ms (RDKit's parsing and canonicalisation of the products), so 10,000 combinations of honest
  * input fit on a loaded machine (docs/decisions.md, "run_reaction and convert").
