@@ -10,6 +10,7 @@ import { type LibraryIo, LibraryLoadError, loadLibrary } from "../../src/chem/li
 import { defaultCacheDir, libraryIo } from "../../src/runtime/library_io.ts";
 import { startLibrary } from "../../src/chem/library/start.ts";
 import { parseCli } from "../../src/cli.ts";
+import { substructureHits } from "../../src/chem/library/substructure.ts";
 
 await loadTestRDKit();
 
@@ -58,6 +59,17 @@ test("the first start builds and caches; the second reads the cache without open
   assert.deepEqual(second.index.smiles, first.index.smiles);
   assert.deepEqual(second.skipped, first.skipped);
   assert.match(log.at(-1)!, /^library: index read from \/cache\//);
+});
+
+test("a loaded library's shards hold the pattern fingerprints; searches work before and after they fill", async () => {
+  const { io } = memoryIo({ "/deck.smi": FILE });
+  const library = await loadLibrary({ path: "/deck.smi" }, io, () => {});
+  assert.equal(library.index.patterns.length, 0);
+  const before = await substructureHits(library.shards, "c1ccccc1", { limit: 10, budgetMs: 60_000 });
+  await library.shards.fillAll(() => Promise.resolve());
+  const after = await substructureHits(library.shards, "c1ccccc1", { limit: 10, budgetMs: 60_000 });
+  assert.deepEqual(before.positions, [1, 2]);
+  assert.deepEqual(after, before);
 });
 
 test("an unwritable cache: the index is kept in memory, and the log says so", async () => {

@@ -1,6 +1,6 @@
 /**
  * The on-disk form of a library index: a JSON header, then the index's arrays as they lie in memory, so a
- * start from cache reads one file and takes views of it. Fingerprint words are stored little-endian, the byte
+ * start from cache reads one file and copies its arrays out. Fingerprint words are stored little-endian, the byte
  * order of every platform the server is built for.
  *
  * @module
@@ -60,7 +60,8 @@ export function decodeIndex(
     if (header.format !== INDEX_FORMAT || header.key !== key) return undefined;
     const { count, textBytes } = header as Header;
     let at = pad4(MAGIC.length + 4 + length);
-    const take = (n: number) => words(file.subarray(at, at += n * 4));
+    // Copies, so that the file's buffer is held by the pattern pickles alone and goes once RDKit has those.
+    const take = (n: number) => words(file.subarray(at, at += n * 4)).slice();
     const bucketStart = take(FP_BITS + 2);
     const positions = take(count);
     const ecfp = take(count * FP_WORDS);

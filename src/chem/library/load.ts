@@ -40,7 +40,10 @@ export interface LoadedLibrary {
   readonly path: string;
   readonly index: LibraryIndex;
   readonly skipped: SkipReport;
-  /** RDKit's substructure libraries over the index, filled on demand or in the background. */
+  /**
+   * RDKit's substructure libraries over the index, filled on demand or in the background; they hold the pattern
+   * fingerprints (`index.patterns` is empty here).
+   */
   readonly shards: SubstructureShards;
 }
 
@@ -87,7 +90,7 @@ export async function loadLibrary(
   const decoded = cached ? decodeIndex(cached, key) : undefined;
   if (decoded) {
     log(`library: index read from ${join(dir!, name)} in ${seconds(now() - started)}`);
-    return { path, ...decoded, shards: new SubstructureShards(decoded.index) };
+    return { path, skipped: decoded.skipped, ...split(decoded.index) };
   }
   log(`library: indexing ${path} (ECFP4, pattern fingerprint, canonical SMILES)`);
   let built;
@@ -122,7 +125,7 @@ export async function loadLibrary(
       log(`library: cannot write the cache in ${dir} (${reason(error)}); the index is kept in memory only`);
     }
   }
-  return { path, ...built, shards: new SubstructureShards(built.index) };
+  return { path, skipped: built.skipped, ...split(built.index) };
 }
 
 /** The startup line: how many molecules, from where, and what was skipped. */
@@ -142,6 +145,15 @@ export function describeSkips(skipped: SkipReport, named = skipped.first.length,
   const more = skipped.count - first.length;
   return `; ${skipped.count.toLocaleString("en")} record${skipped.count === 1 ? "" : "s"} skipped: ` +
     first.join("; ") + (more > 0 ? `; and ${more.toLocaleString("en")} more` : "") + stopped;
+}
+
+/**
+ * The index without its pickled pattern fingerprints, and the shards that hold them until RDKit has its own copy:
+ * a million molecules' pickles are about 0.5 GB.
+ */
+function split(index: LibraryIndex): { index: LibraryIndex; shards: SubstructureShards } {
+  const shards = new SubstructureShards(index);
+  return { index: { ...index, patterns: new Uint8Array(0), patternEnds: new Uint32Array(0) }, shards };
 }
 
 function reason(error: unknown): string {

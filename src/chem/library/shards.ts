@@ -19,23 +19,33 @@ type SubstructLibrary = InstanceType<RDKitModule["SubstructLibrary"]>;
 
 /** The shards of one library. */
 export class SubstructureShards {
-  readonly #index: LibraryIndex;
+  readonly #size: number;
+  readonly #smiles: readonly string[];
   readonly #libraries: SubstructLibrary[] = [];
+  /** The pickles, let go once every shard holds its molecules: RDKit keeps its own copy. */
+  #patterns: Uint8Array;
+  #patternEnds: Uint32Array;
   #filled = 0;
 
-  /** @param index The library; shards are filled from its SMILES and pickled pattern fingerprints. */
+  /**
+   * @param index The library; shards are filled from its SMILES and pickled pattern fingerprints, and only those
+   * are kept (not the index), so that the pickles can be let go once the shards hold them.
+   */
   constructor(index: LibraryIndex) {
-    this.#index = index;
+    this.#size = index.count;
+    this.#smiles = index.smiles;
+    this.#patterns = index.patterns;
+    this.#patternEnds = index.patternEnds;
   }
 
   /** Molecules in the library. */
   get size(): number {
-    return this.#index.count;
+    return this.#size;
   }
 
   /** Number of shards. */
   get count(): number {
-    return Math.ceil(this.#index.count / SHARD_ROWS);
+    return Math.ceil(this.#size / SHARD_ROWS);
   }
 
   /** Molecules added so far (shards fill in order). */
@@ -45,23 +55,26 @@ export class SubstructureShards {
 
   /** Adds the next slice of molecules; false once every molecule is in. */
   fillSlice(): boolean {
-    const index = this.#index;
-    const end = Math.min(index.count, this.#filled + FILL_SLICE);
+    const ends = this.#patternEnds;
+    const end = Math.min(this.#size, this.#filled + FILL_SLICE);
     for (let row = this.#filled; row < end; row++) {
       if (row % SHARD_ROWS === 0) this.#libraries.push(new (rdkit().SubstructLibrary)());
-      const from = row === 0 ? 0 : index.patternEnds[row - 1]!;
+      const from = row === 0 ? 0 : ends[row - 1]!;
       this.#libraries.at(-1)!.add_trusted_smiles_and_pattern_fp(
-        index.smiles[row]!,
-        index.patterns.subarray(from, index.patternEnds[row]!),
+        this.#smiles[row]!,
+        this.#patterns.subarray(from, ends[row]!),
       );
     }
     this.#filled = end;
-    return end < index.count;
+    if (end < this.#size) return true;
+    this.#patterns = new Uint8Array(0);
+    this.#patternEnds = new Uint32Array(0);
+    return false;
   }
 
   /** True when shard `shard` holds all its molecules. */
   ready(shard: number): boolean {
-    return this.#filled >= Math.min(this.#index.count, (shard + 1) * SHARD_ROWS);
+    return this.#filled >= Math.min(this.#size, (shard + 1) * SHARD_ROWS);
   }
 
   /**
