@@ -94,14 +94,17 @@ export class WorkerPool {
   }
 
   /**
-   * Hands a free worker to the first waiting call that may take it, else keeps it idle; a surplus worker (the
-   * spare, once long calls no longer hold every other) stops.
+   * Hands a free worker to the first waiting call that may take it (a spare: the first bounded one), else keeps
+   * it idle; a surplus worker (the spare, once long calls no longer hold every other) stops.
    */
   release(slot: WorkerSlot): void {
     slot.free();
     this.freedAt = this.clock.now();
     if (this.mayTake(SEARCH)) this.searchFreedAt = this.freedAt;
-    const waiter = this.nextWaiter();
+    // Beyond the size, a worker is a spare, there for bounded calls: a long call waiting before them, come first,
+    // would take it and leave them waiting behind every worker again.
+    const spare = this.slots.size > this.settings.size;
+    const waiter = spare ? this.waiting.find((w) => !w.kind.long) : this.nextWaiter();
     if (waiter) return waiter.take(slot);
     this.idle.push(slot);
     trimSurplus(this);

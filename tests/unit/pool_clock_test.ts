@@ -368,3 +368,18 @@ test("never more workers than the pool size; waiting calls get the next free one
   assert.ok(most <= 2, `at most 2 at once, saw ${most}`);
   assert.equal(workers.spawned, 3, "two at first, one to replace the timed-out worker");
 });
+
+test("the spare goes to the bounded call waiting, not to a long call that came first", async () => {
+  const { clock, workers, runner, call } = pool(2);
+  runner.start();
+  await clock.advance(200);
+  [1, 2].map(() => call(CHUNK, HANG));
+  await clock.advance(10);
+  const thirdChunk = call(CHUNK, HANG); // waits first
+  const bounded = call(BOUNDED, { ms: 5, value: "honest" });
+  await clock.advance(SPARE_AFTER_MS + 100 + 5);
+  assert.equal(workers.spawned, 3, "one spare");
+  assert.equal(bounded.value, "honest", "the bounded call took the spare");
+  assert.equal(thirdChunk.settled, false, "the long call still waits for a worker of the pool");
+  runner.close();
+});
