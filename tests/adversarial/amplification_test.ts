@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mcpHeaders, post, rawRequest, startHttpServer } from "../helpers/http.ts";
-import { runServer } from "../helpers/process.ts";
+import { LineClient, runServer, startServer } from "../helpers/process.ts";
 import { MODERN_META } from "../helpers/protocol.ts";
 
 const HUGE = 900_000;
@@ -96,5 +96,65 @@ test("amplification: http, header and body mismatches quoting huge values get sh
     }
   } finally {
     await server.stop();
+  }
+});
+
+test("amplification: stdio, the extras' answers stay within 4 MiB, text and structured copies together", async () => {
+  // run_reaction: 10 × 100 reactants of long isotope-labelled chains, each product echoing its reactants (a
+  // 25 MiB answer once); depict: an SVG grid of 16 label-dense molecules (9.1 MiB once); convert: 200 SD
+  // records to every format; similarity_search: 10,000 hits of long entries.
+  const labelled = (n: number, tail: string) => `${"[13CH2]".repeat(n)}${tail}`;
+  const dense = "[N+](=O)([O-])C(S(=O)(=O)[O-])(P(=O)([O-])[O-])C(Cl)(Br)I";
+  const block = [
+    "chain",
+    "",
+    "",
+    " 30 29  0  0  0  0  0  0  0  0999 V2000",
+    ...Array.from(
+      { length: 30 },
+      (_, i) => `${(i * 1.5).toFixed(4).padStart(10)}    0.0000    0.0000 C   0  0`,
+    ),
+    ...Array.from({ length: 29 }, (_, i) => `${String(i + 1).padStart(3)}${String(i + 2).padStart(3)}  1  0`),
+    "M  END",
+  ].join("\n");
+  const lines = [
+    call(1, "run_reaction", {
+      reaction: "[C:1](=[O:2])[OH].[N;!H0:3]>>[C:1](=[O:2])[N:3]",
+      reactants: [
+        Array.from({ length: 10 }, (_, i) => labelled(60 + i, "C(=O)O")),
+        Array.from(
+          { length: 100 },
+          (_, i) => labelled(60 + (i % 40), "N" + "C".repeat(1 + Math.floor(i / 40))),
+        ),
+      ],
+      max_products: 1000,
+    }),
+    call(2, "depict", { smiles: Array(16).fill(Array(6).fill(dense).join(".")), format: "svg", width: 500 }),
+    call(3, "convert", {
+      input: `${block}\n$$$$\n`.repeat(200),
+      from: "sdf",
+      to: ["smiles", "molblock", "molblock_v3000", "inchi", "inchikey"],
+    }),
+    call(4, "similarity_search", {
+      query: "CCO",
+      library: Array(10_000).fill(labelled(8, "O")),
+      top_k: 10_000,
+    }),
+  ];
+  // One at a time, as a model calls: sent together, the pool would answer some SERVER_BUSY.
+  const client = new LineClient(startServer(["--tools", "all"]));
+  try {
+    for (const line of lines) {
+      const answer = await client.request(JSON.parse(line) as Record<string, unknown>, 300_000);
+      const text = JSON.stringify(answer);
+      const bytes = new TextEncoder().encode(text).length;
+      const result = answer.result as { isError: boolean } | undefined;
+      assert.equal(answer.error, undefined, `answer ${answer.id}: ${text.slice(0, 300)}`);
+      assert.equal(result!.isError, false, `answer ${answer.id}: ${text.slice(0, 300)}`);
+      assert.ok(bytes < 4 * 1024 * 1024, `answer ${answer.id}: ${bytes} bytes`);
+      console.log(`extras, answer ${answer.id}: ${bytes} bytes`);
+    }
+  } finally {
+    assert.equal(await client.close(), 0);
   }
 });
