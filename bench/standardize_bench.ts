@@ -2,8 +2,8 @@
  * standardize over 1,000 drug-like molecules (the first 1,000 of the validation set, tests/data/reference/
  * molecules.smi) through batch's list machinery (src/tools/list.ts, in place, one worker), against RDKit's Python
  * in the same run, alternating round by round so that both meet the same machine: Python's StandardizeSmiles +
- * TautomerEnumerator().Canonicalize (the issue's yardstick), and ChargeParent (the same steps as ours: Cleanup,
- * FragmentParent, Uncharger, Cleanup). Python is timed inside Python (no interpreter start). Prints seconds per
+ * TautomerEnumerator().Canonicalize (the yardstick for ours, all four steps), and ChargeParent (ours without the
+ * tautomer step). Python is timed inside Python (no interpreter start). Prints seconds per
  * round (median, min) and our median over each of Python's. Needs `/usr/bin/python3` with RDKit.
  * Run: deno run -A bench/standardize_bench.ts [--rounds 3]
  */
