@@ -53,7 +53,7 @@ const PARTS: Record<string, RegExp> = {
   node: /^node: |^live: /,
   docs: /^documented commands$/,
   loaded: /busy machine/,
-  artifacts: /^single executable$|^npm package$|^deno compile script$|^live: /,
+  artifacts: /^single executable$|^npm package$|^live: |^MCP Bundle/,
   webapp: /^live: /,
 };
 

@@ -3,10 +3,11 @@
  *
  * - `quick` (`npm test`): the static checks and the Node build; the unit and reference suites under Deno; the
  *   end-to-end suites (stdio and HTTP) under Deno and against the Node build. No spinning programs.
- * - `all` (`npm run test:all`, CI): the same, plus Node's unit and reference pass, the JSR dry run, the
- *   documented commands, Deno's server suites on a busy machine, the artefacts (single executable, npm package,
- *   MCP Bundle, `deno compile` script) and their suites, the web app and browser suites, the adversarial suites
- *   on every target, then the siege and the busy machine alone.
+ * - `all` (`npm run test:all`, CI): the same, plus Node's unit pass (the reference suites, one WebAssembly
+ *   build's chemistry against RDKit's Python, run once), the JSR dry run, the documented commands (which build
+ *   the `deno compile` script's output), Deno's server suites on a busy machine with Node's beside them, the
+ *   artefacts (single executable, npm package) and their suites, the web app and browser suites, the
+ *   adversarial suites on every target, the siege and the busy machine alone, and the MCP Bundle last.
  * - `files`: only the test files asked for, under every runtime they run on, with no static checks and no
  *   artefact builds (the Node build only when dist/ is stale).
  *
@@ -32,6 +33,11 @@ export interface PlanOptions {
 /** Suites that run in the test process: no server, no browser, no wall-clock bound tighter than seconds. */
 const IN_PROCESS = ["reference", "unit"];
 const IN_PROCESS_STAGES = ["deno: unit, reference", "node: unit, reference"] as const;
+/**
+ * In-process files of one runtime running at once: with two, the two cores stay busy while the end-to-end files
+ * mostly wait on their servers.
+ */
+const IN_PROCESS_LANES = 2;
 /** CPU-bound programs per core beside Deno's server suites in the full plan (the busy machine). */
 const LOAD_PER_CORE = Number(process.env.CHEM_MCP_TEST_LOAD_PER_CORE ?? 2);
 /** Live files that run alone, after the rest: the siege's figures and the busy machine are the server's own. */
@@ -146,7 +152,7 @@ export function quickPlan(options: PlanOptions): Stage[] {
     fileStage(
       IN_PROCESS_STAGES[0],
       () => suite("deno (unit, reference)", "deno", IN_PROCESS, "inProcess"),
-      1,
+      IN_PROCESS_LANES,
     ),
     fileStage("deno: e2e", () => suite("deno (e2e)", "deno", ["e2e"], "live"), 1),
     fileStage("node: e2e", () => suite("node (dist/: e2e)", "node", ["e2e"], "live"), 1, {
@@ -163,14 +169,10 @@ export function fullPlan(options: PlanOptions): Stage[] {
     (stage, env, suites, alone) => suite(stage, "node", suites, "live", { env, alone }),
   );
   const loaded = "deno: e2e, adversarial, on a busy machine";
-  const live = "live: node e2e, adversarial, webapp; deno webapp; MCP Bundle; the artefacts' suites";
-  const beforeLive = [
-    loaded,
-    ...IN_PROCESS_STAGES,
-    "documented commands",
-    ...built.stages.map((s) => s.name),
-  ];
+  const nodeServers = "node: e2e, adversarial, beside it";
+  const live = "live: webapp and browsers (deno, node), the artefacts' suites";
   const background = { [BACKGROUND_LOAD_ENV]: String(loadCount(LOAD_PER_CORE)) };
+  const staticChecks = [FMT, LINT, CHECK].map((c) => [c.cmd === deno ? "deno" : c.cmd, ...c.args].join(" "));
   return [
     nodeBuild(),
     commandStage("static checks", [FMT, LINT, CHECK, PUBLISH]),
@@ -179,43 +181,53 @@ export function fullPlan(options: PlanOptions): Stage[] {
       () => suite("deno (unit, reference)", "deno", IN_PROCESS, "inProcess"),
       1,
     ),
-    fileStage(
-      IN_PROCESS_STAGES[1],
-      () => suite("node (dist/: unit, reference)", "node", IN_PROCESS, "inProcess"),
-      1,
-      {
-        after: ["Node build"],
-      },
-    ),
+    // The reference suites compare the chemistry of one WebAssembly build with RDKit's Python; they run once,
+    // under Deno. Node's pass is the unit suite, where its own I/O, workers and build meet the same code.
+    fileStage(IN_PROCESS_STAGES[1], () => suite("node (dist/: unit)", "node", ["unit"], "inProcess"), 1, {
+      after: ["Node build"],
+    }),
     // Builds, servers and waits: CPU-bound most of its time. The tasks that only run the static checks above
     // are not run again on its copy of the same files (STATIC_CHECKS_ENV).
     fileStage("documented commands", () =>
       [DOCUMENTED_COMMANDS].filter(selected).map((path) => ({
         ...denoFile("documented commands", path, "docs", {
-          [STATIC_CHECKS_ENV]: JSON.stringify(
-            [FMT, LINT, CHECK].map((c) => [c.cmd === deno ? "deno" : c.cmd, ...c.args].join(" ")),
-          ),
+          [STATIC_CHECKS_ENV]: JSON.stringify(staticChecks),
         }),
         cpuBound: true,
       })), 1),
-    // The in-process files, the documented commands and the builds are the busy machine while they last;
-    // spinning programs (scripts/load.ts) make up the rest.
+    // The in-process files, the documented commands, the builds and then the artefacts' suites are the busy
+    // machine while they last; spinning programs (scripts/load.ts) make up the rest. Node's server suites run
+    // beside it, so they meet a busy machine too.
     fileStage(loaded, () => suite(loaded, "deno", ["e2e", "adversarial"], "live", { env: background }), 1, {
       loadPerCore: LOAD_PER_CORE,
     }),
+    fileStage(
+      nodeServers,
+      () => suite("node (dist/: e2e, adversarial)", "node", ["e2e", "adversarial"], "live"),
+      1,
+      {
+        after: ["Node build"],
+      },
+    ),
     ...built.stages,
+    // Once the in-process work is done, in its place: two lanes of the web app, browser and artefacts' suites.
     fileStage(
       live,
       () => [
-        ...suite("deno (webapp)", "deno", ["webapp"], "live"),
-        ...suite("node (dist/: e2e, adversarial, webapp)", "node", ["e2e", "adversarial", "webapp"], "live"),
-        ...[MCP_BUNDLE].filter(selected).map((path) =>
-          nodeFile("MCP Bundle", path.replace(/^tests\/(.*)\.ts$/, "dist/tests/$1.js"), "live")
-        ),
         ...built.files(false),
+        ...suite("deno (webapp)", "deno", ["webapp"], "live"),
+        ...suite("node (dist/: webapp)", "node", ["webapp"], "live"),
       ],
-      3,
-      { after: ["Node build", ...beforeLive] },
+      2,
+      {
+        cpuBound: true,
+        after: [
+          "Node build",
+          ...IN_PROCESS_STAGES,
+          "documented commands",
+          ...built.stages.map((s) => s.name),
+        ],
+      },
     ),
     fileStage(
       "alone: the siege, the busy machine",
@@ -224,7 +236,18 @@ export function fullPlan(options: PlanOptions): Stage[] {
         ...built.files(true),
       ],
       1,
-      { after: [live] },
+      { after: [live, loaded, nodeServers] },
+    ),
+    // Last: scripts/bundle.ts packs the npm package, whose prepack rebuilds dist/ when a source changed since
+    // the run's Node build, which would pull it from under any file still running from it.
+    fileStage(
+      "MCP Bundle: built, unpacked and served",
+      () =>
+        [MCP_BUNDLE].filter(selected).map((path) =>
+          nodeFile("MCP Bundle", path.replace(/^tests\/(.*)\.ts$/, "dist/tests/$1.js"), "live")
+        ),
+      1,
+      { after: ["alone: the siege, the busy machine"] },
     ),
   ];
 }
