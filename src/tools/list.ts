@@ -74,10 +74,11 @@ export function listDeadlineMs(
 }
 
 /**
- * Most characters of JSON a list answer holds: four times the largest request (1 MiB). A list's cap bounds its
- * work; this bounds what one answer can grow to (a MolJSON or CML per molecule is 50–200 times its SMILES).
+ * Most characters of JSON a list answer holds: the largest request (1 MiB). A list's cap bounds its work; this
+ * bounds what one answer can grow to (a MolJSON or CML per molecule is 50–200 times its SMILES). The answer goes
+ * out twice, as text (escaped) and as `structuredContent`, so the message stays within 4 MiB.
  */
-export const LIST_ANSWER_MAX_CHARS = 4 * 1024 * 1024;
+export const LIST_ANSWER_MAX_CHARS = 1024 * 1024;
 
 /** A chunk that fails this close to the list's deadline, ms, was stopped by it: its molecules are late. */
 const DEADLINE_SLACK_MS = 50;
