@@ -97,7 +97,7 @@ export const LIBRARY_ARGS = [
 /**
  * The Deployment serving `library_search` over a compound library: every replica mounts the same claim read-only
  * and reads the index the {@link libraryIndexJob} cached there (a replica that finds no matching cache builds the
- * index in memory and says so on stderr). Memory: about 0.7 GiB more for a million molecules.
+ * index in memory and says so on stderr). Memory: about 1.1 GiB more for a million molecules.
  */
 export function libraryDeployment(image = `${APP}:${VERSION}`): Deployment {
   const made = deployment(image);

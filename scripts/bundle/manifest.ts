@@ -80,8 +80,8 @@ export function bundleManifest(description: string): Record<string, unknown> {
         title: "Compound library",
         description:
           "Optional: a SMILES (.smi, one 'SMILES id' per line) or SD (.sdf) file, optionally gzipped, " +
-          "that library_search searches by similarity or substructure. Indexed on first start (about 2,000 " +
-          "molecules a second), then read from a cache.",
+          "that library_search searches by similarity or substructure. Indexed on first start (minutes for 100,000 " +
+          "molecules), then read from a cache.",
         default: "",
         required: false,
       },
