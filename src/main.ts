@@ -21,7 +21,7 @@ export const WORKERS_ENV = "CHEM_MCP_WORKERS";
 /**
  * Tool workers per process: `CHEM_MCP_WORKERS` when set (an integer from 1 to 256), else one per core the
  * process may use, so costly calls run on every core while the protocol thread, mostly waiting, shares them.
- * Each worker costs an RDKit instance (memory measured in docs/decisions.md).
+ * Each worker costs an RDKit instance (memory measured in docs/decisions/pool-size-and-warm-up.md).
  *
  * @example
  * ```ts

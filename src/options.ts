@@ -1,7 +1,7 @@
 /**
  * The one command-line parser of every entry point: the server's options (src/cli.ts) and the web
  * application's (src/webapp/args.ts). Built on `node:util` `parseArgs`, which Deno and Node both provide
- * (`@std/cli` is not reachable from this build network, see docs/decisions.md). Pure: it returns what it found or
+ * (`@std/cli` is not reachable from this build network, see docs/decisions/toolchain.md). Pure: it returns what it found or
  * what is wrong, and never prints or exits.
  *
  * @module

@@ -134,7 +134,7 @@ let tableModule: typeof import("./data/sa_fragment_scores.ts") | undefined;
 /**
  * Loads the fragment table's module (2.8 MB of text) when first needed rather than with this one: the protocol
  * thread, which never scores (sa_score runs in the tool pool), then does not parse it as the server starts
- * (docs/decisions.md, "Cold start and first burst"). The scoring functions below need it loaded.
+ * (docs/decisions/cold-start.md). The scoring functions below need it loaded.
  *
  * @example
  * ```ts

@@ -8,7 +8,7 @@ import type { JsonRpcErrorObject } from "./jsonrpc.ts";
 
 /**
  * JSON-RPC code of each protocol error kind. -32010 (dialect switch on a pinned connection) is our choice in the
- * implementation-defined server range; see docs/decisions.md.
+ * implementation-defined server range; see docs/decisions/dialect-pinning.md.
  */
 export const JSON_RPC_CODES: Readonly<Record<ProtocolErrorKind, number>> = {
   parse_error: -32700,

@@ -196,7 +196,7 @@ export class McpServer {
     const tools = this.#options.registry.descriptors;
     return this.#lists[dialect] ??= dialect === "legacy"
       // 2024-11-05 tools have no outputSchema, and a client that knows outputSchema rejects a result without
-      // structuredContent, which legacy results do not carry (docs/decisions.md).
+      // structuredContent, which legacy results do not carry (docs/decisions/listings-per-dialect.md).
       ? raw({
         tools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
       })

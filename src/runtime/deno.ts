@@ -14,7 +14,7 @@ const encoder = new TextEncoder();
 
 /**
  * The client closed our stdout: no answer can reach anyone any more, so the process ends at once with status 0
- * and no trace (docs/decisions.md, "Connection faults"). Any other write failure is a real fault.
+ * and no trace (docs/decisions/connection-faults.md). Any other write failure is a real fault.
  */
 function endIfStdoutClosed(error: unknown): void {
   if (error instanceof Deno.errors.BrokenPipe || error instanceof Deno.errors.ConnectionReset) Deno.exit(0);

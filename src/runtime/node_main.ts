@@ -18,7 +18,7 @@ import { sea, SEA_WORKER_ASSET, type SeaModule } from "./wasm_node.ts";
 
 /**
  * The client closed our stdout: no answer can reach anyone any more, so the process ends at once with status 0
- * and no trace (docs/decisions.md, "Connection faults"). Any other write failure is a real fault.
+ * and no trace (docs/decisions/connection-faults.md). Any other write failure is a real fault.
  */
 function endIfStdoutClosed(error: unknown): void {
   const code = (error as { code?: unknown } | null)?.code;

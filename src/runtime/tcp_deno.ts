@@ -1,7 +1,7 @@
 /**
  * Deno binding of the HTTP endpoint: a raw `Deno.listen` TCP listener whose connections become
  * {@link ByteStream}s. Raw TCP rather than Deno.serve so the shared reader enforces the request-line, header-count
- * and 408 rules exactly (docs/decisions.md).
+ * and 408 rules exactly (docs/decisions/raw-tcp-http.md).
  *
  * @module
  */

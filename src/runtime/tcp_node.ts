@@ -1,7 +1,7 @@
 /**
  * Node binding of the HTTP endpoint: a raw `node:net` listener whose sockets become {@link ByteStream}s. Raw TCP
  * rather than node:http so the shared reader enforces the request-line, header-count and 408 rules exactly
- * (docs/decisions.md).
+ * (docs/decisions/raw-tcp-http.md).
  *
  * @module
  */

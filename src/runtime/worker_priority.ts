@@ -10,10 +10,10 @@ import process from "node:process";
 /**
  * How far below the protocol thread tool workers run, in nice steps. Pool work is throughput work; the protocol
  * thread's work is latency work, and on a busy machine (a pool warming up, 8 costly calls on 2 cores) a cheap
- * call otherwise waits for a core behind the workers (docs/decisions.md, "Cold start and first burst"). Four
+ * call otherwise waits for a core behind the workers (docs/decisions/worker-priority.md). Four
  * steps (weight 423 against the protocol thread's 1024), not the 10 it was: beside other programs at the
  * server's own priority, workers at 10 got a tenth of their share and honest calls took seconds, where a busy
- * machine must not turn honest work away (docs/decisions.md, "Honest work first"). Relative, not absolute: a
+ * machine must not turn honest work away (docs/decisions/worker-priority.md). Relative, not absolute: a
  * server started at nice 17 keeps its workers below itself (at 19, the lowest).
  */
 export const WORKER_NICE_STEP = 4;

@@ -1,7 +1,7 @@
 /**
  * `batch`: one one-molecule tool over a list of molecules, the single entry point of the list machinery
  * (src/tools/list.ts). Its own tool rather than a `smiles_list` beside each tool's molecule, so that every tool's
- * input schema can require its molecule (docs/decisions.md, "Lists and search as tools of their own").
+ * input schema can require its molecule (docs/decisions/lists-as-tools.md).
  *
  * @module
  */

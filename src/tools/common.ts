@@ -9,7 +9,7 @@ import { MAX_SMILES_LENGTH } from "../chem/rdkit.ts";
 /**
  * A SMILES string, non-empty and of bounded length. The bound is checked but left out of the published schema:
  * as `minLength`/`maxLength` it would cost every SMILES argument 30 characters of the model's context, and no
- * real molecule comes near it (docs/decisions.md, "Lists of molecules").
+ * real molecule comes near it (docs/decisions/lists-of-molecules.md).
  */
 export const smilesString = v.pipe(
   v.string(),

@@ -40,7 +40,7 @@ const side = (fallback: number) =>
 const indices = (what: string) => v.pipe(v.array(v.number()), v.description(what));
 
 // One argument for one molecule or a grid, so the schema can require it: "exactly one of smiles and grid" has no
-// JSON Schema a model API accepts at the top of a tool's input (docs/decisions.md).
+// JSON Schema a model API accepts at the top of a tool's input (docs/decisions/depict.md).
 const input = v.pipe(
   v.strictObject({
     smiles: v.pipe(

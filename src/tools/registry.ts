@@ -79,7 +79,7 @@ export function selectTools(text: string): ToolSelection {
 /**
  * Converts a valibot schema to JSON Schema 2020-12 (self-contained: no `$ref` leaves the document). The
  * `$schema` keyword is left out: 2020-12 is MCP's default dialect for tool schemas (SEP-1613), and the URI would
- * cost every tool 52 characters of the model's context (docs/decisions.md).
+ * cost every tool 52 characters of the model's context (docs/decisions/published-schemas.md).
  */
 export function jsonSchemaOf(schema: Tool["input"], typeMode: "input" | "output"): Record<string, unknown> {
   // "finite" has no JSON Schema keyword; JSON cannot carry non-finite numbers anyway.
@@ -116,7 +116,7 @@ export class ToolRegistry {
 
   /**
    * Descriptors in registry order, converted to JSON Schema when first asked for: 2–3 ms of a process's start
-   * that a first `tools/call` does not need (docs/decisions.md, "Cold start and first burst").
+   * that a first `tools/call` does not need (docs/decisions/cold-start.md).
    */
   get descriptors(): readonly ToolDescriptor[] {
     this.#descriptors ??= [...this.#byName.values()].map((tool) => ({

@@ -16,7 +16,7 @@ import { textsCost } from "./placement.ts";
  * Wall-clock bound of one enumeration, s: the longest any tool computes (src/tools/placement.ts), fixed rather than
  * an argument to keep the listing within its budget. A combination of drug-sized reactants takes about 1 ms, one of
  * 50-carbon chains 10 ms (RDKit's parsing and canonicalisation of the products), so 10,000 combinations of honest
- * input fit on a loaded machine (docs/decisions.md, "run_reaction and convert").
+ * input fit on a loaded machine (docs/decisions/run-reaction-and-convert.md).
  */
 export const REACTION_TIMEOUT_S = 30;
 /** What the reaction argument must be. */

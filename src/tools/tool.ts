@@ -65,7 +65,7 @@ export interface Tool<
   readonly title: string;
   /** What the tool does, its method and reference, units, limits, and when to use it. */
   readonly description: string;
-  /** Behaviour hints published in the modern `tools/list` (not in the legacy one: docs/decisions.md). */
+  /** Behaviour hints published in the modern `tools/list` (not in the legacy one: docs/decisions/tool-annotations.md). */
   readonly annotations: ToolAnnotations;
   /** Arguments schema; arguments are validated against it before `run`. */
   readonly input: I;

@@ -81,7 +81,7 @@ type Received =
 /**
  * Serves connections for one MCP server. Only complete requests count against `maxConcurrency`: a connection
  * still sending its request holds a reading place, and when every reading place is taken the connection that
- * has been sending longest is closed with 408 to make room (docs/decisions.md, "Slow clients"). A client that
+ * has been sending longest is closed with 408 to make room (docs/decisions/slow-clients.md). A client that
  * drips its request a byte at a time therefore occupies nothing an honest client needs.
  *
  * @example

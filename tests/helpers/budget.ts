@@ -89,7 +89,7 @@ export const LIST_BUDGET_TOOLS: Readonly<Record<string, Record<string, unknown>>
 /**
  * The tools whose answer per molecule is itself the payload (a SMILES, 512 hex digits, MolJSON, XYZ, a context
  * pack), so no list form can reach the budget: their arguments and the list/single ratio each is held to, the
- * measured ratio rounded up (docs/decisions.md, "Lists of molecules").
+ * measured ratio rounded up (docs/decisions/lists-of-molecules.md).
  */
 export const LIST_EXEMPT_TOOLS: Readonly<Record<string, { args: Record<string, unknown>; ratio: number }>> = {
   canonical_smiles: { args: {}, ratio: 0.38 },

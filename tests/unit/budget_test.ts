@@ -1,5 +1,5 @@
 /**
- * What the model reads stays within its character budgets (docs/decisions.md, "Token budget"), and no result
+ * What the model reads stays within its character budgets (docs/decisions/token-budget.md), and no result
  * carries the same content twice. Characters, not tokens, so no tokenizer is needed here; bench/tokens.ts reports
  * both.
  */

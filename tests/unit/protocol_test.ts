@@ -328,7 +328,7 @@ test("dialect shaping: modern tools/list carries the cache hint and both schemas
   }[];
   assert.ok(tools.length >= 5);
   for (const tool of tools) {
-    // No $schema: JSON Schema 2020-12 is MCP's default dialect for tool schemas (docs/decisions.md).
+    // No $schema: JSON Schema 2020-12 is MCP's default dialect for tool schemas (docs/decisions/published-schemas.md).
     assert.equal(tool.inputSchema.$schema, undefined, tool.name);
     assert.equal(tool.inputSchema.type, "object", tool.name);
     assert.ok(tool.outputSchema, tool.name);

@@ -22,7 +22,7 @@ export const BOND_FORCE_CONSTANT = 700;
  * Angle force constant K, kcal/mol/rad²; the cosine-harmonic C = K / sin²θ0. DREIDING's is 100; 200 here, since
  * with the angles fitted to MMFF94's structures (./angles.ts) DREIDING's stiff 12-6 contacts otherwise scatter
  * them more than MMFF94's softer van der Waals does: mean |Δ| from MMFF94 on the held-out molecules 1.08° at 100,
- * 1.02° at 150, 1.01° at 200 and 1.00° at 300 (docs/decisions.md).
+ * 1.02° at 150, 1.01° at 200 and 1.00° at 300 (docs/decisions/generate-3d-angles.md).
  */
 export const ANGLE_FORCE_CONSTANT = 200;
 /** Inversion force constant for planar (X_2, X_R) centres, kcal/mol, shared over the three inversion axes. */
