@@ -163,7 +163,7 @@ export const depictTool = defineContentTool({
   name: "depict",
   title: "Depiction",
   annotations: LOCAL_COMPUTATION,
-  description: "2D picture (PNG/SVG), highlights listed. " +
+  description: "A 2D picture (PNG/SVG), highlights listed. " +
     "Errors: INVALID_SMILES, INVALID_SMARTS, MOLECULE_TOO_LARGE.",
   input,
   output,
