@@ -32,7 +32,7 @@ export interface PlanOptions {
 
 /** Suites that run in the test process: no server, no browser, no wall-clock bound tighter than seconds. */
 const IN_PROCESS = ["reference", "unit"];
-const IN_PROCESS_STAGES = ["deno: unit, reference", "node: unit, reference"] as const;
+const IN_PROCESS_STAGES = ["deno: unit, reference", "node: unit"] as const;
 /**
  * In-process files of one runtime running at once: with two, the two cores stay busy while the end-to-end files
  * mostly wait on their servers.
@@ -176,10 +176,11 @@ export function fullPlan(options: PlanOptions): Stage[] {
   return [
     nodeBuild(),
     commandStage("static checks", [FMT, LINT, CHECK, PUBLISH]),
+    // Two lanes: the longest files, the reference suites', are Deno's alone.
     fileStage(
       IN_PROCESS_STAGES[0],
       () => suite("deno (unit, reference)", "deno", IN_PROCESS, "inProcess"),
-      1,
+      IN_PROCESS_LANES,
     ),
     // The reference suites compare the chemistry of one WebAssembly build with RDKit's Python; they run once,
     // under Deno. Node's pass is the unit suite, where its own I/O, workers and build meet the same code.
