@@ -11,8 +11,10 @@ import {
   STANDARDIZE_STEPS,
   type StandardizeStep,
   standardizeTrace,
+  TAUTOMER_TIMEOUT_S,
 } from "../../src/chem/standardize/pipeline.ts";
 import { canonicalSmiles } from "../../src/chem/identity.ts";
+import { rdkit } from "../../src/chem/rdkit.ts";
 import type { Comparison, ComparisonSuite } from "./comparison.ts";
 import { readFixture } from "./comparison.ts";
 import { hypervalentAlSiP, ourCanonical, VALENCE_REFUSED_REASON } from "./known.ts";
@@ -132,12 +134,80 @@ export function knownDifferences(step: StandardizeStep): KnownDifference[] {
     },
     {
       reason:
+        `Tautomer enumeration stopped by its ${TAUTOMER_TIMEOUT_S} s limit (COMPUTATION_TIMEOUT): RDKit bounds ` +
+        "it only by 1,000 tautomers and 1,000 transforms, which RDKit's C++ reaches in seconds and ours, " +
+        "rebuilding each tautomer through MinimalLib, may not on a loaded machine. The test checks ours timed out.",
+      explained: (id) => step === "tautomer" && answers.get(id)?.ours.error === "COMPUTATION_TIMEOUT",
+    },
+    {
+      reason:
+        "RDKit 2022.09 raised where we answer: its TautomerParent of `[2H]OC=C` (a test of RDKit's own) fails " +
+        "sanitising an O of valence 3 made by moving the deuterium. The test checks RDKit's answer is an error.",
+      explained: (id) => step === "tautomer" && typeof answers.get(id)?.ref.tautomer_parent === "object",
+    },
+    {
+      reason:
+        "Another tautomer of the same compound chosen (same heavy-atom graph, hydrogens and charge): on " +
+        "large conjugated systems (porphyrin-, anthraquinone-like, azo dyes), where RDKit " +
+        "2026.09's aromaticity perception or the Kekulé form the enumeration starts from differ from 2022.09's, " +
+        "and where RDKit drops a stereocentre next to a tautomeric amidine that we keep. Not yet traced one by " +
+        "one; the test checks the two answers are tautomers of one skeleton.",
+      explained: (id) => {
+        const a = answers.get(id);
+        const theirs = a?.ref.tautomer_parent;
+        if (step !== "tautomer" || !a?.ours.tautomer || typeof theirs !== "string") return false;
+        return sameSkeleton(a.ours.tautomer, theirs.replace(/:\d+\]/g, "]"));
+      },
+    },
+    {
+      reason:
         "Ferrocene written with ten Fe–C bonds (NCI 2033): RDKit 2022.09's MetalDisconnector leaves one " +
         "ring a neutral cyclopentadiene and the other a dianion; ours gives two cyclopentadienides, as the " +
         "charges RDKit's code sets would suggest. Not yet traced to its cause; the test checks the molecule.",
       explained: (id) => id.startsWith("NCI:2033#"),
     },
   ];
+}
+
+/**
+ * Whether two molecules are tautomers in RDKit's sense: the same heavy-atom graph (all bonds made single,
+ * charges and hydrogens dropped) and the same number of hydrogens and net charge.
+ */
+function sameSkeleton(a: string, b: string): boolean {
+  const key = (smiles: string): string | undefined => {
+    const mol = rdkit().get_mol(smiles);
+    if (!mol) return undefined;
+    try {
+      const doc = JSON.parse(mol.get_json()) as {
+        molecules: { atoms: { z?: number; impHs?: number; chg?: number }[]; bonds?: { atoms: number[] }[] }[];
+      };
+      const m = doc.molecules[0]!;
+      const hs = m.atoms.reduce((n, x) => n + (x.impHs ?? 0), 0);
+      const chg = m.atoms.reduce((n, x) => n + (x.chg ?? 0), 0);
+      const bare = {
+        rdkitjson: { version: 12 },
+        defaults: {
+          atom: { z: 6, impHs: 0, chg: 0, nRad: 0, isotope: 0, stereo: "unspecified" },
+          bond: { bo: 1, stereo: "unspecified" },
+        },
+        molecules: [{
+          atoms: m.atoms.map((x) => ({ z: x.z ?? 6 })),
+          bonds: (m.bonds ?? []).map((x) => ({ atoms: x.atoms })),
+        }],
+      };
+      const skeleton = rdkit().get_mol(JSON.stringify(bare), JSON.stringify({ sanitize: false }));
+      if (!skeleton) return undefined;
+      try {
+        return `${skeleton.get_smiles()} H${hs} ${chg}`;
+      } finally {
+        skeleton.delete();
+      }
+    } finally {
+      mol.delete();
+    }
+  };
+  const ka = key(a);
+  return ka !== undefined && ka === key(b);
 }
 
 function withoutMaps(smiles: string): string | undefined {
