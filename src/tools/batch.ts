@@ -16,11 +16,17 @@ import {
   type RunTool,
 } from "./list.ts";
 import { SPEC_TOOLS } from "./spec_tools.ts";
+import { standardizeTool } from "./standardize.ts";
 import { defineTool, LOCAL_COMPUTATION, type Tool } from "./tool.ts";
 
-/** The tools `batch` runs, by name: every specification tool with a list form. */
+/**
+ * The tools `batch` runs, by name: every specification tool with a list form, and `standardize`, whose list is
+ * the everyday clean-up of a compound set before it is compared or deduplicated.
+ */
 const LISTED: ReadonlyMap<string, Tool> = new Map(
-  SPEC_TOOLS.filter((tool) => tool.list).map((tool) => [tool.name, tool]),
+  [...SPEC_TOOLS, standardizeTool as unknown as Tool].filter((tool) => tool.list).map((
+    tool,
+  ) => [tool.name, tool]),
 );
 
 const NAMES = [...LISTED.keys()] as [string, ...string[]];

@@ -32,9 +32,10 @@ export const standardizeTool = defineTool({
     inchikey: v.optional(
       v.pipe(v.string(), v.description("Standard InChIKey; absent where InChI has no form.")),
     ),
-    steps: v.pipe(
+    // Not `steps`, the argument's name: a list answer would take a field named as an argument for its echo.
+    trace: v.pipe(
       v.array(v.object({
-        step: v.picklist(STANDARDIZE_STEPS),
+        step: v.pipe(v.picklist(STANDARDIZE_STEPS), v.description("The step.")),
         changes: v.pipe(v.array(v.string()), v.description("What changed, in words; [] when nothing did.")),
       })),
       v.description("Each step run, in order."),

@@ -19,7 +19,7 @@ test("a sodium salt: nothing to clean, the sodium removed, the carboxylate neutr
   const result = standardize("CC(=O)[O-].[Na+]");
   assert.equal(result.smiles, "CC(=O)O");
   assert.equal(result.inchikey, "QTBSBXVTEAMEQO-UHFFFAOYSA-N");
-  assert.deepEqual(result.steps, [
+  assert.deepEqual(result.trace, [
     { step: "cleanup", changes: [] },
     { step: "fragment_parent", changes: ["removed fragment [Na+]"] },
     { step: "uncharge", changes: ["[O-] → [OH]"] },
@@ -59,30 +59,30 @@ test("the canonical tautomer is RDKit 2022.09's, with the number of tautomers RD
   for (const [input, canonical, count] of cases) {
     const result = standardize(input, ["tautomer"]);
     assert.equal(result.smiles, canonical, input);
-    assert.ok(result.steps[0]?.changes[0]?.endsWith(` → ${canonical} (best of ${count})`), input);
+    assert.ok(result.trace[0]?.changes[0]?.endsWith(` → ${canonical} (best of ${count})`), input);
   }
   // Already RDKit's choice (2 tautomers): nothing to say.
-  assert.deepEqual(standardize("O=C1NC=CC=C1", ["tautomer"]).steps, [{ step: "tautomer", changes: [] }]);
-  assert.deepEqual(standardize("Oc1ccccc1", ["tautomer"]).steps, [{ step: "tautomer", changes: [] }]);
+  assert.deepEqual(standardize("O=C1NC=CC=C1", ["tautomer"]).trace, [{ step: "tautomer", changes: [] }]);
+  assert.deepEqual(standardize("Oc1ccccc1", ["tautomer"]).trace, [{ step: "tautomer", changes: [] }]);
   assert.equal(standardize("CC(=O)CC(C)=O", ["tautomer"]).smiles, "CC(=O)CC(C)=O");
 });
 
 test("changes are said in a chemist's words: metal cut, normalised group, ionic charge", () => {
   const sodium = standardize("CC(=O)O[Na]", ["cleanup"]);
   assert.equal(sodium.smiles, "CC(=O)[O-].[Na+]");
-  assert.deepEqual(sodium.steps, [{ step: "cleanup", changes: ["metal disconnected: cut bond Na–O"] }]);
+  assert.deepEqual(sodium.trace, [{ step: "cleanup", changes: ["metal disconnected: cut bond Na–O"] }]);
   const sulfoxide = standardize("CS(C)=O", ["cleanup"]);
-  assert.deepEqual(sulfoxide.steps[0]?.changes, ["sulfoxide normalised to charge-separated form S+[O-]"]);
+  assert.deepEqual(sulfoxide.trace[0]?.changes, ["sulfoxide normalised to charge-separated form S+[O-]"]);
   const zwitterion = standardize("C[N+](C)=C/C=C/[O-]", ["cleanup"]);
   assert.equal(zwitterion.smiles, "CN(C)C=CC=O");
-  assert.deepEqual(zwitterion.steps[0]?.changes, ["1,5-separated charges recombined"]);
+  assert.deepEqual(zwitterion.trace[0]?.changes, ["1,5-separated charges recombined"]);
   const chloride = standardize("[Na].[Cl]", ["cleanup"]);
   assert.equal(chloride.smiles, "[Cl-].[Na+]");
 });
 
 test("steps run in RDKit's order whatever order they are given in; fragment_parent alone keeps charges", () => {
   const result = standardize("CC(=O)[O-].[Na+]", ["fragment_parent", "cleanup"]);
-  assert.deepEqual(result.steps.map((s) => s.step), ["cleanup", "fragment_parent"]);
+  assert.deepEqual(result.trace.map((s) => s.step), ["cleanup", "fragment_parent"]);
   assert.equal(result.smiles, "CC(=O)[O-]");
 });
 
@@ -117,7 +117,7 @@ test("hostile: a metal with 40 bonds is refused by the cost model; with 28 it is
   const result = standardize(complex(28));
   // RDKit 2022.09: Cleanup gives [Fe+28] and 28 [NH2-]; ChargeParent gives N.
   assert.equal(result.smiles, "N");
-  assert.deepEqual(result.steps[0]?.changes, ["metal disconnected: cut bond Fe–N (×28)"]);
+  assert.deepEqual(result.trace[0]?.changes, ["metal disconnected: cut bond Fe–N (×28)"]);
   assert.equal(standardizeTrace(complex(28)).cleanup, "[Fe+28]" + ".[NH2-]".repeat(28));
   assert.ok(performance.now() - start < 10_000);
 });

@@ -35,7 +35,7 @@ export interface StepReport {
 export interface StandardizeResult {
   smiles: string;
   inchikey?: string;
-  steps: StepReport[];
+  trace: StepReport[];
 }
 
 // RDKit's transform names in a chemist's words.
@@ -95,7 +95,7 @@ export function standardize(
   steps: readonly StandardizeStep[] = STANDARDIZE_STEPS,
 ): StandardizeResult {
   const { graph, reports } = runSteps(smiles, steps);
-  return { ...finalForm(graph), steps: reports };
+  return { ...finalForm(graph), trace: reports };
 }
 
 /**
