@@ -54,6 +54,28 @@ function annotationsLine(annotations: ToolDescriptor["annotations"]): string {
   return Object.entries(annotations).map(([hint, value]) => `\`${hint}: ${value}\``).join(", ");
 }
 
+/** Tools listed by a server option rather than by `--tools`, with what lists them. */
+const LISTED_BY_OPTION: Readonly<Record<string, string>> = { library_search: "`--library`" };
+
+/** The "Listed" cell of a tool in the table. */
+function listedCell(name: string, extras: ReadonlySet<string>): string {
+  const option = LISTED_BY_OPTION[name];
+  if (option) return `with ${option}`;
+  return extras.has(name) ? "extra: `--tools`" : "by default";
+}
+
+/** The line under a tool's heading saying when it is listed, if not by default. */
+function listedLine(name: string, extras: ReadonlySet<string>): string[] {
+  const option = LISTED_BY_OPTION[name];
+  if (option) {
+    return [
+      `Listed when the server loads a compound library (${option} PATH), whatever \`--tools\` says.`,
+      "",
+    ];
+  }
+  return extras.has(name) ? ["Listed when `--tools` selects it (`extra`, `all` or its name).", ""] : [];
+}
+
 /**
  * The whole of docs/tools.md for the given descriptors; `extras` names the tools served only when `--tools`
  * selects them.
@@ -73,11 +95,7 @@ export function renderToolsDoc(
     "",
     "| Tool | Title | Listed |",
     "| --- | --- | --- |",
-    ...tools.map((t) =>
-      `| [\`${t.name}\`](#${t.name}) | ${t.title} | ${
-        extras.has(t.name) ? "extra: `--tools`" : "by default"
-      } |`
-    ),
+    ...tools.map((t) => `| [\`${t.name}\`](#${t.name}) | ${t.title} | ${listedCell(t.name, extras)} |`),
     "",
     "## Chemistry error codes",
     "",
@@ -105,9 +123,7 @@ export function renderToolsDoc(
       "",
       `## ${tool.name}`,
       "",
-      ...(extras.has(tool.name)
-        ? ["Listed when `--tools` selects it (`extra`, `all` or its name).", ""]
-        : []),
+      ...listedLine(tool.name, extras),
       `**${tool.title}.** ${tool.description}`,
       "",
       `Annotations (modern \`tools/list\`): ${annotationsLine(tool.annotations)}.`,
