@@ -239,8 +239,8 @@ export const standardizeSuite: ComparisonSuite = {
   name: "standardize",
   heldOut: true,
   description: () =>
-    "standardize's steps against RDKit 2022.09's rdMolStandardize (Cleanup, FragmentParent, ChargeParent) on " +
-    `${standardizeAnswers().length} molecules outside the validation set's use elsewhere: every SMILES of ` +
+    "standardize's steps against RDKit 2022.09's rdMolStandardize (Cleanup, FragmentParent, ChargeParent, " +
+    `TautomerParent of ChargeParent) on ${standardizeAnswers().length} molecules: every SMILES of ` +
     "RDKit's own MolStandardize tests, the NCI sample of Debian's rdkit-data (salts, metals, nitro and " +
     "charged forms) and the validation set; canonical SMILES with stereo must be identical.",
   run() {
