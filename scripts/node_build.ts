@@ -9,34 +9,10 @@
  * @module
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { rmSync, utimesSync, writeFileSync } from "node:fs";
 import process from "node:process";
 import { bundleNodeEntries } from "./bundle_node.ts";
-
-/** Written into dist/ once a build has succeeded; its time is the build's. */
-export const STAMP = "dist/.built";
-
-/** What the build reads: a change to any of these (or a file added or removed in them) makes dist/ stale. */
-const INPUTS = ["src", "tests", "scripts", "mod.ts", "tsconfig.json", "package.json", "package-lock.json"];
-
-/** The latest modification time under `path` (files and directories, so a deletion counts), ms. */
-function newest(path: string): number {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let latest = stat.mtimeMs;
-  for (const entry of readdirSync(path)) latest = Math.max(latest, newest(join(path, entry)));
-  return latest;
-}
-
-/** Whether dist/ holds a build at least as new as every input. */
-export function nodeBuildCurrent(root = "."): boolean {
-  const stamp = join(root, STAMP);
-  if (!existsSync(stamp)) return false;
-  const built = statSync(stamp).mtimeMs;
-  return INPUTS.every((input) => newest(join(root, input)) <= built);
-}
+import { nodeBuildCurrent, STAMP } from "./node_build_stamp.ts";
 
 /**
  * Builds dist/ from scratch; the stamp, dated when the build began (a source saved meanwhile makes it stale), only

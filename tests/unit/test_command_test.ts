@@ -1,7 +1,8 @@
 /**
  * The test command's machinery: a plan's stages run in the order their dependencies give (scripts/test_stages.ts),
  * its run directory goes with everything in it on SIGTERM, taking the processes it started along
- * (scripts/test_run_dir.ts), and the Node build is reused only while no source is newer (scripts/node_build.ts).
+ * (scripts/test_run_dir.ts), and the Node build is reused only while no source is newer
+ * (scripts/node_build_stamp.ts).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -12,7 +13,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { commandStage, runPlan, type Stage } from "../../scripts/test_stages.ts";
 import { sum } from "../../scripts/test_report.ts";
-import { nodeBuildCurrent, STAMP } from "../../scripts/node_build.ts";
+import { nodeBuildCurrent, STAMP } from "../../scripts/node_build_stamp.ts";
 import { IS_DENO } from "../helpers/process.ts";
 
 const quietContext = { env: { PATH: process.env.PATH ?? "" }, reportPath: () => "", verbose: false };
