@@ -23,12 +23,17 @@ const DIGITS = 4;
 const list = (max: number, what: string) =>
   v.pipe(
     v.array(smilesString),
-    v.check((l: string[]) => l.length >= 1 && l.length <= max, `${what} has 1 to ${max} SMILES.`),
+    v.minLength(1, `${what} has 1 to ${max} SMILES.`),
+    v.maxLength(max, `${what} has 1 to ${max} SMILES.`),
   );
 
 const input = v.pipe(
   v.strictObject({
-    smiles_list: v.pipe(list(MAX_SERIES, "smiles_list"), v.description("Series.")),
+    smiles_list: v.pipe(
+      list(MAX_SERIES, "smiles_list"),
+      v.description("Series."),
+      v.examples([["Oc1ccccc1C", "Nc1ccccc1C"]]),
+    ),
     core: v.optional(v.pipe(
       v.union([smilesString, list(MAX_CORES, "core")]),
       v.description("SMILES, SMARTS, list."),
@@ -57,8 +62,8 @@ export const rgroupDecomposeTool = defineTool({
   annotations: LOCAL_COMPUTATION,
   description:
     "R-group table of a series (RDKit; default core: MCS); values: Free–Wilson fit (1964): contributions, " +
-    `r², residuals (ridge: FWDecompose); predict: value or reason. ≤ ${MAX_SERIES} molecules, ${RGROUP_TIMEOUT_S} ` +
-    "s. Errors: INVALID_SMILES, INVALID_SMARTS, MOLECULE_TOO_LARGE, NO_COMMON_SUBSTRUCTURE, COMPUTATION_TIMEOUT.",
+    `r², residuals (ridge: FWDecompose); predict: value or reason. ${RGROUP_TIMEOUT_S} s. ` +
+    "Errors: INVALID_SMILES, INVALID_SMARTS, MOLECULE_TOO_LARGE, NO_COMMON_SUBSTRUCTURE, COMPUTATION_TIMEOUT.",
   input,
   output: v.object({
     core: v.pipe(v.array(v.string()), v.description("The cores used: as given, or the MCS SMARTS.")),

@@ -22,16 +22,22 @@ interface Schema {
   minLength?: number;
   minItems?: number;
   items?: Schema;
+  anyOf?: Schema[];
   properties?: Record<string, Schema>;
   required?: string[];
 }
 
-/** A value `schema` accepts, from what it says: an example, a const, the first enum value, the default, or its type. */
+/**
+ * A value `schema` accepts, from what it says: an example, a const, the first enum value, the default, the first
+ * of its alternatives, or its type.
+ */
 function valueOf(schema: Schema): unknown {
   if (schema.examples?.length) return schema.examples[0];
   if ("const" in schema) return schema.const;
   if (schema.enum?.length) return schema.enum[0];
   if (schema.default !== undefined) return schema.default;
+  // One of several shapes (a format or a list of them): the first is as good as any.
+  if (schema.anyOf?.length) return valueOf(schema.anyOf[0]!);
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== "null") : schema.type;
   switch (type) {
     case "string":
