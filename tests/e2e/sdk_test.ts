@@ -157,7 +157,10 @@ test("SDK v2 client: batch through the worker pool, in input order, with a faile
     assert.notEqual(result.isError, true);
     assert.deepEqual(schemaErrors(schemas.get("batch")!, result.structuredContent), []);
     const out = result.structuredContent as { summary: string; columns: string[]; results: unknown[] };
-    assert.equal(out.summary, "31 molecules: 30 answered, 1 failed (indices 30).");
+    assert.equal(
+      out.summary,
+      "31 molecules: 30 answered, 1 failed (index 30). Null in every row, left out: parent_smiles.",
+    );
     const mw = out.columns.indexOf("molecular_weight");
     for (const [i, drug] of drugs.entries()) {
       assert.ok(Math.abs((out.results[i] as number[])[mw]! - drug.mw) < 0.01, drug.name);
