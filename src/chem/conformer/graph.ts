@@ -8,6 +8,7 @@
  * @module
  */
 import type { Mol } from "../rdkit.ts";
+import type { RdkitJsonDoc } from "../rdkit_json.ts";
 
 /** Element symbols by atomic number (index 0 unused). */
 const SYMBOLS = (
@@ -79,30 +80,6 @@ export interface MolGraph {
   readonly heavyAtomCount: number;
 }
 
-interface JsonAtom {
-  z?: number;
-  chg?: number;
-  nRad?: number;
-  isotope?: number;
-  stereo?: string;
-}
-interface JsonBond {
-  atoms: [number, number];
-  bo?: number;
-  stereo?: string;
-  stereoAtoms?: [number, number];
-}
-interface JsonExtension {
-  name?: string;
-  aromaticAtoms?: number[];
-  aromaticBonds?: number[];
-  atomRings?: number[][];
-}
-interface JsonDoc {
-  defaults?: { atom?: JsonAtom; bond?: Omit<JsonBond, "atoms"> };
-  molecules: { atoms: JsonAtom[]; bonds?: JsonBond[]; extensions?: JsonExtension[] }[];
-}
-
 /**
  * Reads the graph of an RDKit molecule that already carries explicit hydrogens.
  *
@@ -125,7 +102,7 @@ export function graphFromRDKit(mol: Mol): MolGraph {
  * ```
  */
 export function graphFromJson(json: string): MolGraph {
-  const doc = JSON.parse(json) as JsonDoc;
+  const doc = JSON.parse(json) as RdkitJsonDoc;
   const molecule = doc.molecules[0];
   if (!molecule) throw new Error("RDKit JSON holds no molecule");
   const atomDefaults = doc.defaults?.atom ?? {};

@@ -10,6 +10,7 @@ import { ChemError } from "../../errors.ts";
 import { VALENCES } from "../data/standardize_rules.ts";
 import { ELEMENTS } from "../moljson/schema.ts";
 import { type Mol, rdkit } from "../rdkit.ts";
+import type { RdkitJsonDoc } from "../rdkit_json.ts";
 
 /** One atom. */
 export interface GAtom {
@@ -46,29 +47,6 @@ export interface Graph {
   bonds: GBond[];
 }
 
-interface JsonAtom {
-  z?: number;
-  impHs?: number;
-  chg?: number;
-  nRad?: number;
-  isotope?: number;
-  stereo?: string;
-}
-
-interface JsonBond {
-  atoms: [number, number];
-  bo?: number;
-  [key: string]: unknown;
-}
-
-interface JsonDoc {
-  molecules: {
-    atoms: JsonAtom[];
-    bonds?: JsonBond[];
-    extensions?: { aromaticAtoms?: number[]; aromaticBonds?: number[] }[];
-  }[];
-}
-
 /** Reads an RDKit molecule; `fixedHs` marks the atoms whose hydrogen count RDKit keeps as written. */
 export function readGraph(mol: Mol, fixedHs?: readonly boolean[]): Graph {
   return graphOfJson(mol.get_json(), fixedHs).graph;
@@ -79,7 +57,7 @@ export function graphOfJson(
   text: string,
   fixedHs?: readonly boolean[],
 ): { graph: Graph; aromaticBonds: Set<number> } {
-  const doc = JSON.parse(text) as JsonDoc;
+  const doc = JSON.parse(text) as RdkitJsonDoc;
   const m = doc.molecules[0];
   if (!m) return { graph: { atoms: [], bonds: [] }, aromaticBonds: new Set() };
   const aromatic = new Set(m.extensions?.flatMap((e) => e.aromaticAtoms ?? []) ?? []);
