@@ -5,7 +5,10 @@
  *
  * @module
  */
+import * as v from "valibot";
 import type { Clock } from "../../src/clock.ts";
+import { defineTool, LOCAL_COMPUTATION, type Tool } from "../../src/tools/tool.ts";
+import type { Placement } from "../../src/tools/placement.ts";
 import type { WorkerHandle, WorkerReply, WorkerRequest } from "../../src/pool/messages.ts";
 
 interface Timer {
@@ -142,4 +145,25 @@ export class ModelWorkers {
     this.handles.push(handle);
     return handle;
   };
+}
+
+/**
+ * A tool the pool runs by its placement alone: its calls carry a `behaviour` for the fake workers, and `run` is
+ * what a call in place answers.
+ */
+export function fakeTool(
+  name: string,
+  placement: Placement,
+  run: () => Record<string, unknown> = () => ({}),
+): Tool {
+  return defineTool({
+    name,
+    title: name,
+    description: name,
+    annotations: LOCAL_COMPUTATION,
+    input: v.object({ behaviour: v.any() }),
+    output: v.object({}),
+    placement,
+    run,
+  }) as unknown as Tool;
 }

@@ -22,6 +22,7 @@ import { defineTool, LOCAL_COMPUTATION, type Tool } from "../../src/tools/tool.t
 import { CancelledError, ChemError } from "../../src/errors.ts";
 import { toolWorkerCount } from "../../src/main.ts";
 import { loadTestRDKit, RDKIT_WASM_PATH } from "../helpers/rdkit.ts";
+import { fakeTool as modelTool } from "../helpers/model_clock.ts";
 import { takeLargestMolecule, withMol } from "../../src/chem/rdkit.ts";
 
 /** The real RDKit module, for serveToolWorker run in this thread. */
@@ -38,18 +39,13 @@ type Behaviour =
   | { die: string };
 
 function fakeTool(name: string, isolated: boolean): Tool {
-  return defineTool({
+  return modelTool(
     name,
-    title: name,
-    description: name,
-    annotations: LOCAL_COMPUTATION,
-    input: v.object({ behaviour: v.any() }),
-    output: v.object({}),
-    placement: isolated
+    isolated
       ? { where: "pool", deadlineMs: () => 100 }
       : { where: "by_cost", cost: (a: Record<string, unknown>) => textsCost(a.smiles, a.smiles_list) },
-    run: () => ({ ranInPlace: true }),
-  }) as unknown as Tool;
+    () => ({ ranInPlace: true }),
+  );
 }
 
 class FakeWorkers {

@@ -4,7 +4,6 @@
 // replacement, and the worker slot's states.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as v from "valibot";
 import { IsolatedRunner } from "../../src/pool/runner.ts";
 import {
   BOUNDED_SPARE_AFTER_MS,
@@ -14,25 +13,14 @@ import {
   STALL_CPU_MS,
 } from "../../src/pool/policy.ts";
 import { WorkerSlot } from "../../src/pool/slot.ts";
-import { defineTool, LOCAL_COMPUTATION, type Tool } from "../../src/tools/tool.ts";
+import type { Tool } from "../../src/tools/tool.ts";
 import { ANSWER_WITHIN_MS, MAX_QUEUE_WAIT_MS, type Placement } from "../../src/tools/placement.ts";
 import { CancelledError, ChemError } from "../../src/errors.ts";
-import { type Behaviour, ModelClock, ModelWorkers } from "../helpers/model_clock.ts";
+import { type Behaviour, fakeTool, ModelClock, ModelWorkers } from "../helpers/model_clock.ts";
 
 const wasm = {} as WebAssembly.Module;
 
-function fake(name: string, placement: Placement): Tool {
-  return defineTool({
-    name,
-    title: name,
-    description: name,
-    annotations: LOCAL_COMPUTATION,
-    input: v.object({ behaviour: v.any() }),
-    output: v.object({}),
-    placement,
-    run: () => ({}),
-  }) as unknown as Tool;
-}
+const fake = (name: string, placement: Placement): Tool => fakeTool(name, placement);
 
 /** A pooled tool without a limit of its own (bounded calls). */
 const BOUNDED = fake("bounded", { where: "pool" });
