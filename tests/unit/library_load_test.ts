@@ -1,7 +1,7 @@
 /** Loading a library: cache hit and miss, unwritable cache, unreadable file, gzip; the options that ask for it. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -115,19 +115,23 @@ test("startLibrary's line names the first skipped records, then counts the rest"
 
 test("files on disk: gzip is read through, a damaged gzip is an error, and the cache is written and read", async () => {
   const dir = mkdtempSync(join(tmpdir(), "chem-mcp-library-"));
-  writeFileSync(join(dir, "deck.smi.gz"), gzipSync(new TextEncoder().encode(FILE)));
-  writeFileSync(join(dir, "broken.smi.gz"), gzipSync(new TextEncoder().encode(FILE)).subarray(0, 30));
-  const log: string[] = [];
-  const settings = { path: join(dir, "deck.smi.gz"), cacheDir: join(dir, "cache") };
-  const built = await loadLibrary(settings, libraryIo, (m) => log.push(m));
-  assert.deepEqual(built.index.ids, ["ethanol", "phenol", "paracetamol"]);
-  const again = await loadLibrary(settings, libraryIo, (m) => log.push(m));
-  assert.deepEqual(again.index.ids, built.index.ids);
-  assert.match(log.at(-1)!, /index read from/);
-  await assert.rejects(
-    loadLibrary({ path: join(dir, "broken.smi.gz"), cacheDir: join(dir, "cache") }, libraryIo, () => {}),
-    LibraryLoadError,
-  );
+  try {
+    writeFileSync(join(dir, "deck.smi.gz"), gzipSync(new TextEncoder().encode(FILE)));
+    writeFileSync(join(dir, "broken.smi.gz"), gzipSync(new TextEncoder().encode(FILE)).subarray(0, 30));
+    const log: string[] = [];
+    const settings = { path: join(dir, "deck.smi.gz"), cacheDir: join(dir, "cache") };
+    const built = await loadLibrary(settings, libraryIo, (m) => log.push(m));
+    assert.deepEqual(built.index.ids, ["ethanol", "phenol", "paracetamol"]);
+    const again = await loadLibrary(settings, libraryIo, (m) => log.push(m));
+    assert.deepEqual(again.index.ids, built.index.ids);
+    assert.match(log.at(-1)!, /index read from/);
+    await assert.rejects(
+      loadLibrary({ path: join(dir, "broken.smi.gz"), cacheDir: join(dir, "cache") }, libraryIo, () => {}),
+      LibraryLoadError,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("the default cache directory follows each platform's convention", () => {
