@@ -15,6 +15,7 @@
  */
 import { ChemError } from "../errors.ts";
 import { type Mol, rdkit, withMol } from "./rdkit.ts";
+import type { RdkitJsonBond } from "./rdkit_json.ts";
 
 /** Largest molecule accepted (heavy atoms). */
 export const BRICS_MAX_HEAVY_ATOMS = 150;
@@ -175,12 +176,6 @@ export interface BricsBond {
   order: 1 | 2;
 }
 
-interface RdkitJsonBond {
-  bo?: number;
-  atoms: [number, number];
-  stereo?: string;
-  stereoAtoms?: [number, number];
-}
 interface RdkitJsonDoc {
   molecules: { atoms: Record<string, unknown>[]; bonds?: RdkitJsonBond[]; extensions?: unknown }[];
   [key: string]: unknown;

@@ -12,6 +12,7 @@
  * @module
  */
 import { type Mol, rdkit } from "./rdkit.ts";
+import type { RdkitJsonAtom } from "./rdkit_json.ts";
 import { ChemError } from "../errors.ts";
 
 /** One atom as the Morgan invariants need it. */
@@ -74,12 +75,6 @@ function hashPair(bond: number, atom: number): number {
   return combine(combine(0, bond), atom);
 }
 
-interface RdkitJsonAtom {
-  z?: number;
-  impHs?: number;
-  chg?: number;
-  isotope?: number;
-}
 interface RdkitJson {
   defaults?: { atom?: RdkitJsonAtom; bond?: { bo?: number } };
   molecules?: {

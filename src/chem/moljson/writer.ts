@@ -7,6 +7,7 @@
  */
 import { ChemError } from "../../errors.ts";
 import { type Mol, rdkit, withMol } from "../rdkit.ts";
+import type { RdkitJsonAtom, RdkitJsonBond } from "../rdkit_json.ts";
 import {
   ATOM_RANGES,
   ELEMENTS,
@@ -27,20 +28,6 @@ function leaveOutDefaults<T extends object>(record: T, defaults: Readonly<Record
   ) as T;
 }
 
-interface RdkitJsonAtom {
-  z?: number;
-  impHs?: number;
-  chg?: number;
-  nRad?: number;
-  isotope?: number;
-  stereo?: string;
-}
-interface RdkitJsonBond {
-  bo?: number;
-  atoms: [number, number];
-  stereo?: string;
-  stereoAtoms?: [number, number];
-}
 /** One molecule of RDKit's own JSON (rdkitjson), as `get_json` writes it. */
 export interface RdkitJsonMolecule {
   atoms: RdkitJsonAtom[];
