@@ -19,8 +19,7 @@ import { loadLibrary } from "../src/chem/library/load.ts";
 import { copyWords, FP_WORDS, type LibraryIndex } from "../src/chem/library/index.ts";
 import { similarityHits } from "../src/chem/library/similarity.ts";
 import { substructureHits } from "../src/chem/library/substructure.ts";
-import { ecfp4Bytes } from "../src/chem/fingerprint.ts";
-import { withMol } from "../src/chem/rdkit.ts";
+import { ecfp4Of } from "../src/chem/fingerprint.ts";
 import { libraryIo } from "../src/runtime/library_io.ts";
 import { loadPrevious } from "./previous.ts";
 
@@ -103,7 +102,7 @@ const rows: string[] = [];
 const figures: Record<string, number> = {};
 let identical = true;
 for (const expected of oracle.similarity) {
-  const q = copyWords(withMol(expected.query, ecfp4Bytes));
+  const q = copyWords(ecfp4Of(expected.query));
   const times: number[] = [];
   let found = similarityHits(index, q, 0, 10);
   for (let i = 0; i < 5; i++) {
@@ -168,7 +167,7 @@ const bulk = JSON.parse(readFileSync(join(dir, "bulk.json"), "utf8")) as {
   ms: Record<string, number>;
 };
 for (const query of QUERIES.similarity) {
-  const q = copyWords(withMol(query, ecfp4Bytes));
+  const q = copyWords(ecfp4Of(query));
   const times: number[] = [];
   for (let i = 0; i < 3; i++) {
     started = performance.now();

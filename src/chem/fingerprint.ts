@@ -20,6 +20,19 @@ export function ecfp4Bytes(mol: Mol): Uint8Array {
   return mol.get_morgan_fp_as_uint8array(MORGAN_OPTIONS) as Uint8Array;
 }
 
+/**
+ * ECFP4 bytes of a SMILES, read for its graph only (no stereo perception: this fingerprint reads none). Throws
+ * the ChemError `parseSmiles` would.
+ *
+ * @example
+ * ```ts
+ * ecfp4Of("CCO").length; // 256
+ * ```
+ */
+export function ecfp4Of(smiles: string): Uint8Array {
+  return withMol(smiles, ecfp4Bytes, undefined, "graph");
+}
+
 /** Number of set bits. */
 export function popcount(bytes: Uint8Array): number {
   let n = 0;
@@ -75,7 +88,7 @@ export interface Ecfp4 {
  * ```
  */
 export function ecfp4(smiles: string): Ecfp4 {
-  const bytes = withMol(smiles, ecfp4Bytes);
+  const bytes = ecfp4Of(smiles);
   return { hex: toHex(bytes), popcount: popcount(bytes), on_bits: onBits(bytes) };
 }
 
@@ -116,7 +129,7 @@ const RECENT_SIZE = 2;
 function recentFingerprint(smiles: string): Uint8Array {
   const at = recent.findIndex((entry) => entry.smiles === smiles);
   // Used last, evicted last: the query a list compares against stays while its molecules come and go.
-  const entry = at >= 0 ? recent.splice(at, 1)[0]! : { smiles, bytes: withMol(smiles, ecfp4Bytes) };
+  const entry = at >= 0 ? recent.splice(at, 1)[0]! : { smiles, bytes: ecfp4Of(smiles) };
   recent.push(entry);
   if (recent.length > RECENT_SIZE) recent.shift();
   return entry.bytes;

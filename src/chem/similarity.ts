@@ -6,8 +6,7 @@
  * @module
  */
 import { ChemError } from "../errors.ts";
-import { ecfp4Bytes, popcount, type Similarity, tanimotoBytes } from "./fingerprint.ts";
-import { withMol } from "./rdkit.ts";
+import { ecfp4Of, popcount, type Similarity, tanimotoBytes } from "./fingerprint.ts";
 
 /** One hit of a similarity search. */
 export interface SimilarityHit {
@@ -84,7 +83,7 @@ export function searchLibrary(
   library.forEach((smiles, index) => {
     let bytes: Uint8Array;
     try {
-      bytes = withMol(smiles, ecfp4Bytes);
+      bytes = ecfp4Of(smiles);
     } catch (error) {
       if (!(error instanceof ChemError)) throw error;
       if (skippedCount++ < maxSkipped) skipped.push({ index, error: `${error.code}: ${error.message}` });
@@ -100,7 +99,7 @@ export function searchLibrary(
 /** ECFP4 bytes of `smiles`; a ChemError names `field`. */
 function fingerprint(field: string, smiles: string): Uint8Array {
   try {
-    return withMol(smiles, ecfp4Bytes);
+    return ecfp4Of(smiles);
   } catch (error) {
     if (!(error instanceof ChemError)) throw error;
     throw new ChemError(error.code, `${field}: ${error.message}`, { ...error.details, field });
@@ -109,7 +108,7 @@ function fingerprint(field: string, smiles: string): Uint8Array {
 
 /** ECFP4 bytes of a query molecule, computed once and compared with many by {@link similarityTo}. */
 export function queryFingerprint(smiles: string): Uint8Array {
-  return withMol(smiles, ecfp4Bytes);
+  return ecfp4Of(smiles);
 }
 
 /**
@@ -117,7 +116,7 @@ export function queryFingerprint(smiles: string): Uint8Array {
  * src/chem/fingerprint.ts answers it.
  */
 export function similarityTo(a: Uint8Array, smiles: string): Similarity {
-  const b = withMol(smiles, ecfp4Bytes);
+  const b = ecfp4Of(smiles);
   const both = a.map((x, i) => x & b[i]!);
   return {
     similarity: tanimotoBytes(a, b),

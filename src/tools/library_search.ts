@@ -5,12 +5,11 @@
  * @module
  */
 import * as v from "valibot";
-import { ecfp4Bytes } from "../chem/fingerprint.ts";
+import { ecfp4Of } from "../chem/fingerprint.ts";
 import { currentLibrary, describeSkips, type LoadedLibrary } from "../chem/library/load.ts";
 import { copyWords } from "../chem/library/index.ts";
 import { similarityHits } from "../chem/library/similarity.ts";
 import { substructureHits } from "../chem/library/substructure.ts";
-import { withMol } from "../chem/rdkit.ts";
 import { count } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 
@@ -82,7 +81,7 @@ export const librarySearchTool = defineTool({
       ? { skipped: describeSkips(library.skipped, 2, 80).slice(2) }
       : {};
     if (mode === "similarity") {
-      const fp = copyWords(withMol(query, ecfp4Bytes));
+      const fp = copyWords(ecfp4Of(query));
       const found = similarityHits(index, fp, threshold, top_k);
       return {
         searched: index.count,

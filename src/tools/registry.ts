@@ -26,10 +26,11 @@ export const TOOLS: readonly Tool[] = SPEC_TOOLS;
 /** Every tool this release can serve, in the order `tools/list` shows them: the twenty, then the extras. */
 export const ALL_TOOLS: readonly Tool[] = [...SPEC_TOOLS, ...EXTRA_TOOLS];
 
-/** What a tool worker serves: every tool, and the chunk runners of the list forms. */
+/** What a tool worker serves: every tool, the chunk runners of the list forms, and the parts of fan-outs. */
 export const WORKER_TOOLS: readonly Tool[] = [
   ...ALL_TOOLS,
   ...ALL_TOOLS.flatMap((tool) => chunkToolOf(tool) ?? []),
+  ...ALL_TOOLS.flatMap((tool) => tool.workerTools ?? []),
 ];
 
 /**

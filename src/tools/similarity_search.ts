@@ -7,10 +7,10 @@
  */
 import * as v from "valibot";
 import { ECFP4_METHOD } from "../chem/fingerprint.ts";
-import { searchLibrary } from "../chem/similarity.ts";
+import { type LibrarySearch, searchLibrary } from "../chem/similarity.ts";
 import { ANSWER_MAX_CHARS, fitItems } from "./answer_cap.ts";
 import { count, smilesArg, smilesString } from "./common.ts";
-import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { defineTool, LOCAL_COMPUTATION, type Tool } from "./tool.ts";
 import { textsCost } from "./placement.ts";
 
 /** Most library entries one search takes (as POST /similarity); 10,000 drug-like SMILES fit the 1 MiB request. */
@@ -21,10 +21,46 @@ export const DEFAULT_TOP_K = 10;
 /** Most skipped entries listed; the rest are counted. */
 export const MAX_SKIPPED_LISTED = 20;
 
+/**
+ * Fewest entries worth a part of their own: a part's round trip and query fingerprint cost about what RDKit
+ * takes for a few dozen molecules, so a short library is one part.
+ */
+export const MIN_PART_ENTRIES = 500;
+
 /** A score to 4 decimals (17 digits say nothing more to a reader); ties beyond them keep their order. */
 function round4(score: number): number {
   return Math.round(score * 1e4) / 1e4;
 }
+
+/**
+ * One part of a `similarity_search` library, searched in a worker: a search of 10,000 molecules is split over
+ * every worker of the pool, each fingerprinting the query once and answering its best hits.
+ */
+export const similarityPartTool = defineTool({
+  name: "similarity_search:part",
+  title: "Similarity search, one part",
+  annotations: LOCAL_COMPUTATION,
+  description: "Searches one part of a similarity_search library.",
+  input: v.strictObject({
+    query: v.string(),
+    library: v.array(v.string()),
+    start: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    threshold: v.number(),
+    top_k: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  }),
+  output: v.object({
+    best: v.array(v.tuple([v.number(), v.number()])),
+    total: v.number(),
+    skipped: v.array(v.object({ index: v.number(), error: v.string() })),
+    skippedCount: v.number(),
+  }),
+  placement: {
+    where: "pool",
+    chunkOf: "similarity_search",
+    cost: ({ query, library }) => textsCost(query, library),
+  },
+  run: ({ query, library, start, threshold, top_k }) => searchPart(query, library, start, threshold, top_k),
+});
 
 /** `similarity_search`: ECFP4 Tanimoto of a query to every molecule of a library, hits best first. */
 export const similaritySearchTool = defineTool({
@@ -75,16 +111,72 @@ export const similaritySearchTool = defineTool({
     method: v.pipe(v.string(), v.description("Fingerprint definition and reference.")),
   }),
   placement: { where: "pool", cost: ({ query, library }) => textsCost(query, library) },
-  run: ({ query, library, threshold, top_k }) => {
-    const found = searchLibrary(query, library, threshold, MAX_SKIPPED_LISTED);
-    const rounded = found.hits.slice(0, top_k).map((hit) => ({ ...hit, score: round4(hit.score) }));
-    // A library entry may be a 20,000-character SMILES: the hits listed stop at the answer cap.
-    const { kept } = fitItems(rounded, ANSWER_MAX_CHARS);
-    return {
-      hits: kept,
-      total_hits: found.hits.length,
-      ...(found.skippedCount > 0 ? { skipped: found.skipped, skipped_count: found.skippedCount } : {}),
-      method: ECFP4_METHOD,
-    };
+  workerTools: [similarityPartTool as unknown as Tool],
+  run: ({ query, library, threshold, top_k }) =>
+    answer(library, top_k, [searchPart(query, library, 0, threshold, top_k)]),
+  fanOut: async ({ query, library, threshold, top_k }, run, workers, signal) => {
+    const parts = Math.max(1, Math.min(workers, Math.floor(library.length / MIN_PART_ENTRIES)));
+    const size = Math.ceil(library.length / parts);
+    const found = await Promise.all(
+      Array.from({ length: parts }, (_, i) =>
+        run(
+          similarityPartTool as unknown as Tool,
+          { query, library: library.slice(i * size, (i + 1) * size), start: i * size, threshold, top_k },
+          signal,
+        ) as Promise<Part>),
+    );
+    return answer(library, top_k, found);
   },
 });
+
+/** One part's answer: its best `top_k` hits as `[index, score]` (unrounded), its hits in all, its skips. */
+interface Part {
+  readonly best: [number, number][];
+  readonly total: number;
+  readonly skipped: LibrarySearch["skipped"];
+  readonly skippedCount: number;
+}
+
+/** Searches `library`, a part of the whole starting at `start`: indices in the answer are the whole's. */
+function searchPart(
+  query: string,
+  library: readonly string[],
+  start: number,
+  threshold: number,
+  topK: number,
+) {
+  const found = searchLibrary(query, library, threshold, MAX_SKIPPED_LISTED);
+  return {
+    best: found.hits.slice(0, topK).map((hit): [number, number] => [hit.index + start, hit.score]),
+    total: found.hits.length,
+    skipped: found.skipped.map((entry) => ({ ...entry, index: entry.index + start })),
+    skippedCount: found.skippedCount,
+  };
+}
+
+/**
+ * The answer from the parts, in library order: every part's best `top_k` hold the whole's, so the merge is
+ * exact; ties keep index order as in one pass.
+ */
+function answer(library: readonly string[], topK: number, parts: readonly Part[]) {
+  const best = parts.flatMap((part) => part.best).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  const rounded = best.slice(0, topK).map(([index, score]) => ({
+    index,
+    smiles: library[index]!,
+    score: round4(score),
+  }));
+  // A library entry may be a 20,000-character SMILES: the hits listed stop at the answer cap.
+  const { kept } = fitItems(rounded, ANSWER_MAX_CHARS);
+  const skippedCount = parts.reduce((sum, part) => sum + part.skippedCount, 0);
+  return {
+    hits: kept,
+    total_hits: parts.reduce((sum, part) => sum + part.total, 0),
+    ...(skippedCount > 0
+      ? {
+        skipped: parts.flatMap((part) => part.skipped).slice(0, MAX_SKIPPED_LISTED),
+        skipped_count: skippedCount,
+      }
+      : {}),
+    method: ECFP4_METHOD,
+  };
+}

@@ -88,6 +88,8 @@ export interface Tool<
     workers: number,
     signal?: AbortSignal,
   ) => Promise<v.InferInput<O>>;
+  /** Tools a worker serves for this tool's {@link Tool.fanOut} (its parts); never listed to clients. */
+  readonly workerTools?: readonly Tool[];
   /** Computes the result; throws `ChemError` for chemistry-domain failures. */
   readonly run: (args: v.InferOutput<I>) => R | Promise<R>;
   /**

@@ -11,13 +11,18 @@ import { ROOT } from "../helpers/process.ts";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { buildIndex, MAX_LEADING_FAILURES } from "../../src/chem/library/build.ts";
 import { decodeIndex, encodeIndex } from "../../src/chem/library/cache.ts";
-import { copyWords, FP_WORDS, type LibraryIndex, popcount32 } from "../../src/chem/library/index.ts";
+import {
+  copyWords,
+  FP_WORDS,
+  IndexBuilder,
+  type LibraryIndex,
+  popcount32,
+} from "../../src/chem/library/index.ts";
 import { sdRecords, smilesRecords } from "../../src/chem/library/records.ts";
 import { similarityHits } from "../../src/chem/library/similarity.ts";
 import { substructureHits } from "../../src/chem/library/substructure.ts";
 import { SHARD_ROWS, SubstructureShards } from "../../src/chem/library/shards.ts";
-import { ecfp4Bytes } from "../../src/chem/fingerprint.ts";
-import { withMol } from "../../src/chem/rdkit.ts";
+import { ecfp4Of } from "../../src/chem/fingerprint.ts";
 import { libraryIo } from "../../src/runtime/library_io.ts";
 
 await loadTestRDKit();
@@ -35,7 +40,7 @@ const path = (name: string) => join(ROOT, "tests/data/library", name);
 const nci = await buildIndex(smilesRecords(libraryIo.open(path("nci400.smi"))));
 const bzr = await buildIndex(sdRecords(libraryIo.open(path("bzr40.sdf"))));
 
-const query = (smiles: string) => copyWords(withMol(smiles, ecfp4Bytes));
+const query = (smiles: string) => copyWords(ecfp4Of(smiles));
 
 for (const [name, built] of [["nci400.smi", nci], ["bzr40.sdf", bzr]] as const) {
   const oracle = ORACLE[name]!;
@@ -113,6 +118,56 @@ test("popcount bounds: every threshold and k gives the scan's answer, and a high
   assert.ok(found.compared < index.count / 2, `${found.compared} of ${index.count} rows compared`);
   const top = similarityHits(index, query("CC(=O)Nc1ccc(O)cc1"), 0, 1);
   assert.ok(top.compared < index.count, `${top.compared} of ${index.count} rows compared for the best one`);
+});
+
+/** Random fingerprints of `count` rows, a few bits to a hundred each, every fifth a copy of an earlier one. */
+function randomIndex(count: number, seed: number): LibraryIndex {
+  let state = seed;
+  const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const builder = new IndexBuilder();
+  const rows: Uint8Array[] = [];
+  for (let row = 0; row < count; row++) {
+    const bytes = new Uint8Array(FP_WORDS * 4);
+    if (row % 5 === 4) bytes.set(rows[Math.floor(next() * rows.length)]!);
+    else {
+      // Bits drawn from a narrow range as well as the whole width, so rows share bits as molecules do.
+      const bits = Math.floor(next() * 100);
+      for (let i = 0; i < bits; i++) {
+        const bit = next() < 0.5 ? Math.floor(next() * 96) : Math.floor(next() * FP_WORDS * 32);
+        bytes[bit >> 3]! |= 1 << (bit & 7);
+      }
+    }
+    rows.push(bytes);
+    builder.add(bytes, new Uint8Array(0), "C", `${row}`);
+  }
+  return builder.finish();
+}
+
+test("the best k by popcount bins equal a scan of every row on random fingerprints, ties by position", () => {
+  const index = randomIndex(3_000, 7);
+  for (let row = 0; row < 60; row++) {
+    const at = (row * 997) % index.count;
+    const q = index.ecfp.slice(at * FP_WORDS, (at + 1) * FP_WORDS);
+    for (const threshold of [0, 0.2, 0.6]) {
+      const all = scan(index, q, threshold);
+      for (const k of [1, 4, 10, 200]) {
+        const found = similarityHits(index, q, threshold, k);
+        assert.deepEqual(found.hits, all.slice(0, k), `row ${at} ${threshold} ${k}`);
+        assert.equal(found.total, threshold === 0 ? index.count : all.length);
+      }
+    }
+  }
+  const empty = new Uint32Array(FP_WORDS);
+  assert.deepEqual(similarityHits(index, empty, 0, 10).hits, scan(index, empty, 0).slice(0, 10));
+});
+
+test("every molecule of the test libraries as a query: the ten best equal a scan of every row", () => {
+  for (const { index } of [nci, bzr]) {
+    for (let at = 0; at < index.count; at++) {
+      const q = index.ecfp.slice(at * FP_WORDS, (at + 1) * FP_WORDS);
+      assert.deepEqual(similarityHits(index, q, 0, 10).hits, scan(index, q, 0).slice(0, 10), `row ${at}`);
+    }
+  }
 });
 
 test("the cache gives back the same index; another key, a damaged or truncated file give nothing", () => {

@@ -12,6 +12,7 @@ import {
 } from "../../src/tools/similarity_search.ts";
 import { similaritySearch } from "../../src/chem/similarity.ts";
 import { ChemError } from "../../src/errors.ts";
+import type { Tool } from "../../src/tools/tool.ts";
 
 await loadTestRDKit();
 
@@ -70,5 +71,49 @@ test("a query RDKit cannot read still fails, naming the query", () => {
     () => search({ query: "c1ccccc1(O", library: LIBRARY }),
     (e: unknown) =>
       e instanceof ChemError && e.code === "INVALID_SMILES" && /^query: .*unclosed branch/.test(e.message),
+  );
+});
+
+/** The fan-out the server runs, its parts run in place; `calls` records each part's start and length. */
+async function fanned(args: Record<string, unknown>, workers: number, calls: [number, number][] = []) {
+  const parsed = v.parse(similaritySearchTool.input, args);
+  const run = (tool: Tool, a: Record<string, unknown>) => {
+    calls.push([a.start as number, (a.library as string[]).length]);
+    return Promise.resolve(tool.run(v.parse(tool.input, a)));
+  };
+  const result = await similaritySearchTool.fanOut!(parsed, run, workers);
+  assert.ok(v.safeParse(similaritySearchTool.output, result).success, "the answer meets its schema");
+  return result as Answer;
+}
+
+test("split over the workers, the answer is the one pass's: best hits, ties by index, totals and skips", async () => {
+  // 2,000 entries with repeats (ties across parts) and unreadable ones in both halves.
+  const library = Array.from({ length: 2_000 }, (_, i) => i % 97 === 5 ? "C1CC" : LIBRARY[i % LIBRARY.length]!);
+  for (const args of [{ top_k: 25 }, { threshold: 0.2, top_k: 100 }, {}]) {
+    const calls: [number, number][] = [];
+    const split = await fanned({ query: ASPIRIN, library, ...args }, 2, calls);
+    assert.deepEqual(calls, [[0, 1_000], [1_000, 1_000]]);
+    assert.deepEqual(split, search({ query: ASPIRIN, library, ...args }));
+  }
+  const whole = await fanned({ query: ASPIRIN, library }, 2);
+  assert.equal(whole.skipped_count, 21);
+  assert.deepEqual(whole.skipped!.map((s) => s.index).slice(0, 3), [5, 102, 199]);
+});
+
+test("a short library is one part; more workers than parts of 500 give fewer parts", async () => {
+  const calls: [number, number][] = [];
+  await fanned({ query: ASPIRIN, library: LIBRARY }, 4, calls);
+  assert.deepEqual(calls, [[0, LIBRARY.length]]);
+  const library = Array.from({ length: 1_200 }, (_, i) => LIBRARY[i % LIBRARY.length]!);
+  calls.length = 0;
+  await fanned({ query: ASPIRIN, library }, 8, calls);
+  assert.deepEqual(calls, [[0, 600], [600, 600]]);
+});
+
+test("split, a query RDKit cannot read still fails, naming the query", async () => {
+  const library = Array.from({ length: 1_000 }, (_, i) => LIBRARY[i % LIBRARY.length]!);
+  await assert.rejects(
+    fanned({ query: "c1ccccc1(O", library }, 2),
+    (e: unknown) => e instanceof ChemError && /^query: .*unclosed branch/.test(e.message),
   );
 });
