@@ -244,3 +244,34 @@ test("--tools over Streamable HTTP: the listing the option chose", async () => {
     await server.stop();
   }
 });
+
+test("similarity_search over 3,000 molecules on two workers: split in parts, the answer the one pass gives", async () => {
+  // Drugs repeated (ties across the parts) with unreadable entries in both halves.
+  const library = Array.from({ length: 3_000 }, (_, i) => i % 1_000 === 7 ? "C1CC" : DRUGS50[i % 50]!.smiles);
+  await withClient(["--tools", "all"], { CHEM_MCP_WORKERS: "2" }, async (client) => {
+    const reply = await client.request(
+      modern("tools/call", {
+        name: "similarity_search",
+        arguments: { query: "CC(=O)Oc1ccccc1C(=O)O", library, top_k: 5 },
+      }),
+      60_000,
+    );
+    const answer = (reply.result as {
+      structuredContent: {
+        hits: { index: number; score: number }[];
+        total_hits: number;
+        skipped: { index: number }[];
+        skipped_count: number;
+      };
+    }).structuredContent;
+    const aspirin = DRUGS50.findIndex((d) => d.name === "aspirin");
+    // Aspirin itself at every 50th place: the five best are its first five copies, score 1, in index order.
+    assert.deepEqual(
+      answer.hits.map((h) => [h.index, h.score]),
+      [0, 1, 2, 3, 4].map((k) => [aspirin + 50 * k, 1]),
+    );
+    assert.equal(answer.total_hits, 2_997);
+    assert.deepEqual(answer.skipped.map((s) => s.index), [7, 1_007, 2_007]);
+    assert.equal(answer.skipped_count, 3);
+  });
+});
