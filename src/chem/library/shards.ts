@@ -1,7 +1,8 @@
 /**
  * RDKit's `SubstructLibrary` over a library index, in shards of {@link SHARD_ROWS} molecules: each shard holds
- * the molecules' canonical SMILES (as trusted SMILES) and their pickled pattern fingerprints, and answers a
- * screened match over its molecules in one call. Shards are filled on demand, a slice at a time, so a search can
+ * the molecules' canonical SMILES (as trusted SMILES) and their pickled pattern fingerprints, one library per
+ * class of src/chem/library/screen.ts, and answers a screened match over the classes a query may be in, one
+ * call each. Shards are filled on demand, a slice at a time, so a search can
  * hand the thread back and stop at its deadline between slices and shards; a loaded library fills them in the
  * background once the server answers.
  *
@@ -9,6 +10,7 @@
  */
 import { type Mol, rdkit, type RDKitModule } from "../rdkit.ts";
 import type { LibraryIndex } from "./index.ts";
+import { CLASS_COUNT, mayContain, moleculeClass, type QueryNeeds } from "./screen.ts";
 
 /** Molecules per shard: one RDKit call searches a shard (about 0.1 s for a fused ring system on one core). */
 export const SHARD_ROWS = 16_384;
@@ -17,11 +19,18 @@ const FILL_SLICE = 1_024;
 
 type SubstructLibrary = InstanceType<RDKitModule["SubstructLibrary"]>;
 
+/** The molecules of one class in one shard: RDKit's library and each one's file position. */
+interface ClassLibrary {
+  readonly library: SubstructLibrary;
+  readonly positions: number[];
+}
+
 /** The shards of one library. */
 export class SubstructureShards {
   readonly #size: number;
   readonly #smiles: readonly string[];
-  readonly #libraries: SubstructLibrary[] = [];
+  /** Per shard, per class (absent: no molecule of that class). */
+  readonly #libraries: (ClassLibrary | undefined)[][] = [];
   /** The pickles, let go once every shard holds its molecules: RDKit keeps its own copy. */
   #patterns: Uint8Array;
   #patternEnds: Uint32Array;
@@ -58,12 +67,14 @@ export class SubstructureShards {
     const ends = this.#patternEnds;
     const end = Math.min(this.#size, this.#filled + FILL_SLICE);
     for (let row = this.#filled; row < end; row++) {
-      if (row % SHARD_ROWS === 0) this.#libraries.push(new (rdkit().SubstructLibrary)());
+      if (row % SHARD_ROWS === 0) this.#libraries.push(new Array(CLASS_COUNT).fill(undefined));
       const from = row === 0 ? 0 : ends[row - 1]!;
-      this.#libraries.at(-1)!.add_trusted_smiles_and_pattern_fp(
-        this.#smiles[row]!,
-        this.#patterns.subarray(from, ends[row]!),
-      );
+      const smiles = this.#smiles[row]!;
+      const classes = this.#libraries.at(-1)!;
+      const cls = moleculeClass(smiles);
+      const group = classes[cls] ??= { library: new (rdkit().SubstructLibrary)(), positions: [] };
+      group.library.add_trusted_smiles_and_pattern_fp(smiles, this.#patterns.subarray(from, ends[row]!));
+      group.positions.push(row);
     }
     this.#filled = end;
     if (end < this.#size) return true;
@@ -85,10 +96,17 @@ export class SubstructureShards {
     while (this.fillSlice()) await yieldNow();
   }
 
-  /** File positions, ascending, of the molecules of a ready shard that contain `query`. */
-  matches(shard: number, query: Mol): number[] {
-    const found = this.#libraries[shard]!.get_matches_as_uint32array(query, false, 1, -1) as Uint32Array;
-    const base = shard * SHARD_ROWS;
-    return Array.from(found, (i) => base + i).sort((a, b) => a - b);
+  /**
+   * File positions, ascending, of the molecules of a ready shard that contain `query`, searching only the
+   * classes that may hold a molecule with what the query `needs`.
+   */
+  matches(shard: number, query: Mol, needs: QueryNeeds): number[] {
+    const out: number[] = [];
+    this.#libraries[shard]!.forEach((group, cls) => {
+      if (!group || !mayContain(cls, needs)) return;
+      const found = group.library.get_matches_as_uint32array(query, false, 1, -1) as Uint32Array;
+      for (const i of found) out.push(group.positions[i]!);
+    });
+    return out.sort((a, b) => a - b);
   }
 }

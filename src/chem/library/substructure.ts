@@ -7,6 +7,7 @@
  * @module
  */
 import { rdkit, withQuery } from "../rdkit.ts";
+import { type QueryNeeds, queryNeeds } from "./screen.ts";
 import { SHARD_ROWS, type SubstructureShards } from "./shards.ts";
 
 /** What a substructure search found. */
@@ -49,7 +50,7 @@ export async function substructureHits(
   withQuery(smarts, () => undefined);
   const query = rdkit().get_qmol(smarts.trim())!;
   try {
-    return await search(shards, query, options);
+    return await search(shards, query, queryNeeds(smarts), options);
   } finally {
     query.delete();
   }
@@ -58,6 +59,7 @@ export async function substructureHits(
 async function search(
   shards: SubstructureShards,
   query: Parameters<SubstructureShards["matches"]>[1],
+  needs: QueryNeeds,
   options: SubstructureOptions,
 ): Promise<SubstructureResult> {
   const now = options.now ?? (() => Date.now());
@@ -78,7 +80,7 @@ async function search(
       await pause();
     }
     if (now() >= deadline) break;
-    const found = shards.matches(shard, query);
+    const found = shards.matches(shard, query, needs);
     total += found.length;
     positions.push(...found.slice(0, options.limit - positions.length));
     searched = Math.min(shards.size, (shard + 1) * SHARD_ROWS);
