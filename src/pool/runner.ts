@@ -143,11 +143,17 @@ export class IsolatedRunner {
   /**
    * Runs `tool` on validated `args`. Throws `ChemError("COMPUTATION_TIMEOUT")` when the deadline passes,
    * `ChemError("SERVER_BUSY")` when no worker came free in time, and {@link CancelledError} when `signal` aborts
-   * first (a call that can run long is withdrawn with its worker; a bounded one finishes and is dropped).
+   * first (a call that can run long is withdrawn with its worker; a bounded one finishes and is dropped). The
+   * signal may come as the function that makes it, called only for a call that goes to a worker.
    */
-  async run(tool: Tool, args: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+  async run(
+    tool: Tool,
+    args: Record<string, unknown>,
+    lazySignal?: AbortSignal | (() => AbortSignal),
+  ): Promise<unknown> {
     const planned = this.plan(tool, args);
     if (planned.where === "in_place") return await this.#runInPlace(tool, args);
+    const signal = typeof lazySignal === "function" ? lazySignal() : lazySignal;
     if (signal?.aborted) throw new CancelledError();
     const pool = this.#pool;
     const arrived = pool.clock.now();

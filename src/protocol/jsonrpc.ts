@@ -65,16 +65,24 @@ export function tooLargeError(bytes?: number): ProtocolError {
   );
 }
 
-/** Nesting depth of a parsed JSON value, computed without recursion and stopping once past `limit`. */
+/**
+ * Whether a parsed JSON value nests deeper than `limit`. Recursive, but never deeper than `limit + 1` frames: a
+ * branch stops as soon as it passes the limit. Allocates nothing, where a stack of pairs cost every request an
+ * array per node.
+ */
 export function depthExceeds(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== "object") continue;
-    if (depth > limit) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
-    }
+  return nestsPast(value, 1, limit);
+}
+
+function nestsPast(node: unknown, depth: number, limit: number): boolean {
+  if (node === null || typeof node !== "object") return false;
+  if (depth > limit) return true;
+  if (Array.isArray(node)) {
+    for (const child of node) if (nestsPast(child, depth + 1, limit)) return true;
+    return false;
+  }
+  for (const key in node) {
+    if (nestsPast((node as Record<string, unknown>)[key], depth + 1, limit)) return true;
   }
   return false;
 }
@@ -121,9 +129,59 @@ function valueEnd(text: string, start: number): number {
 
 /**
  * Source text of the top-level `"id"` member of a JSON object text that `JSON.parse` accepted; the last one wins,
- * as in `JSON.parse`. A scan rather than a reviver's `context.source`, which Node 20 lacks.
+ * as in `JSON.parse`. A scan rather than a reviver's `context.source`, which Node 20 lacks. Where clients put the
+ * id — first, after `"jsonrpc":"2.0"`, or last — is read without walking the text; anything else is scanned.
  */
 export function idSource(text: string): string | undefined {
+  return leadingId(text) ?? trailingId(text) ?? scannedId(text);
+}
+
+const JSONRPC_ID_PREFIX = '{"jsonrpc":"2.0","id":';
+/** A JSON number token, whole. */
+const NUMBER_TOKEN = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** Whether `code` may appear in a JSON number token (digits, sign, point, exponent). */
+function inNumber(code: number): boolean {
+  return (code >= 48 && code <= 57) || code === 45 || code === 43 || code === 46 || code === 69 ||
+    code === 101;
+}
+
+/**
+ * The id written first, or right after `"jsonrpc":"2.0"`, when no later key can be `"id"`: none is spelled so,
+ * and none spelled with a `\u` escape (`"\u0069d"` is `"id"` to `JSON.parse`).
+ */
+function leadingId(text: string): string | undefined {
+  const start = text.startsWith(JSONRPC_ID_PREFIX)
+    ? JSONRPC_ID_PREFIX.length
+    : text.startsWith('{"id":')
+    ? 6
+    : -1;
+  if (start === -1) return undefined;
+  let end = start;
+  while (end < text.length && inNumber(text.charCodeAt(end))) end++;
+  if (text[end] !== "," || text.includes('"id"', end) || text.includes("\\u", end)) return undefined;
+  const token = text.slice(start, end);
+  return NUMBER_TOKEN.test(token) ? token : undefined;
+}
+
+/**
+ * The id written as the object's last member (`…,"id":7}` at the end of the text): that member is the top-level
+ * object's last, so the one `JSON.parse` keeps. Read backwards from the end, over the number alone.
+ */
+function trailingId(text: string): string | undefined {
+  let end = text.length;
+  while (end > 0 && " \t\n\r".includes(text[end - 1]!)) end--;
+  if (text[--end] !== "}") return undefined;
+  let start = end;
+  while (start > 0 && inNumber(text.charCodeAt(start - 1))) start--;
+  const key = start - 5;
+  // Before the key's opening quote: `{`, `,` or space, so that quote opens a key and ends no string.
+  if (key < 1 || !text.startsWith('"id":', key) || !"{, \t\n\r".includes(text[key - 1]!)) return undefined;
+  const token = text.slice(start, end);
+  return NUMBER_TOKEN.test(token) ? token : undefined;
+}
+
+function scannedId(text: string): string | undefined {
   let at = skipSpace(text, 0);
   if (text[at] !== "{") return undefined;
   let found: string | undefined;
@@ -192,7 +250,8 @@ export function classify(value: unknown, text?: string): Decoded {
     });
   }
   if (value.jsonrpc !== "2.0") return invalid(id, 'Invalid Request: "jsonrpc" must be the string "2.0".');
-  if ("id" in value && id === null) {
+  const hasId = "id" in value;
+  if (hasId && id === null) {
     return invalid(null, 'Invalid Request: "id" must be a string or a number (not null).');
   }
   if (typeof value.method !== "string") {
@@ -200,13 +259,13 @@ export function classify(value: unknown, text?: string): Decoded {
     return invalid(id, 'Invalid Request: "method" must be a string.');
   }
   const params = value.params;
-  const request: JsonRpcRequest = {
-    ...("id" in value ? { id: id! } : {}),
-    method: value.method,
-    params: isRecord(params) ? params : {},
-    paramsIsObject: params === undefined || isRecord(params),
-  };
-  return { kind: "id" in value ? "request" : "notification", request };
+  const record = isRecord(params);
+  const method = value.method;
+  const paramsIsObject = record || params === undefined;
+  // Two literal shapes rather than a spread: this runs for every message.
+  return hasId
+    ? { kind: "request", request: { id: id!, method, params: record ? params : {}, paramsIsObject } }
+    : { kind: "notification", request: { method, params: record ? params : {}, paramsIsObject } };
 }
 
 function invalid(id: JsonRpcId | null, message: string, data?: unknown): Decoded {

@@ -44,8 +44,13 @@ export const denoPlatform: Platform = {
   stdinIsTerminal: Deno.stdin.isTerminal(),
   env: Deno.env.toObject(),
   readStdin: async (onChunk) => {
-    for await (const chunk of Deno.stdin.readable) {
-      const busy = onChunk(chunk);
+    // Read straight into one buffer, used again for every read: stdin's ReadableStream cost a promise chain and a
+    // new chunk per read. The session keeps nothing of a chunk once `onChunk` returns (it copies what it keeps).
+    const buffer = new Uint8Array(65_536);
+    for (;;) {
+      const read = await Deno.stdin.read(buffer);
+      if (read === null) return;
+      const busy = onChunk(buffer.subarray(0, read));
       if (busy) await busy;
     }
   },

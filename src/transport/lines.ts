@@ -43,18 +43,62 @@ export class LineSplitter {
   push(chunk: Uint8Array): LineEvent[] {
     const events: LineEvent[] = [];
     let start = 0;
-    while (start <= chunk.length) {
-      const end = chunk.indexOf(NEWLINE, start);
+    if (this.#length > 0) {
+      // The line begun in an earlier chunk ends first.
+      const end = chunk.indexOf(NEWLINE);
       if (end === -1) {
-        this.#append(chunk.subarray(start));
-        break;
+        this.#append(chunk);
+        return events;
       }
-      this.#append(chunk.subarray(start, end));
+      this.#append(chunk.subarray(0, end));
       const event = this.#finishLine();
       if (event) events.push(event);
       start = end + 1;
     }
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last >= start) {
+      this.#wholeLines(chunk.subarray(start, last), events);
+      start = last + 1;
+    }
+    this.#append(chunk.subarray(start));
     return events;
+  }
+
+  /**
+   * Lines that begin and end within one chunk (`span` holds them without the last newline): decoded with one
+   * call rather than one per line, when none is too long, all are valid UTF-8 and no line but the first starts
+   * with a byte order mark (which decoding a line alone drops); else line by line, as the general path.
+   */
+  #wholeLines(span: Uint8Array, events: LineEvent[]): void {
+    for (let from = 0; from <= span.length;) {
+      const end = span.indexOf(NEWLINE, from);
+      const length = (end === -1 ? span.length : end) - from;
+      if (length > this.#maxBytes) return this.#eachLine(span, events);
+      if (end === -1) break;
+      from = end + 1;
+    }
+    let text: string;
+    try {
+      text = this.#decoder.decode(span);
+    } catch {
+      return this.#eachLine(span, events);
+    }
+    if (text.includes("\uFEFF")) return this.#eachLine(span, events);
+    for (let line of text.split("\n")) {
+      if (line.endsWith("\r")) line = line.slice(0, -1);
+      if (line.trim().length > 0) events.push({ kind: "line", text: line });
+    }
+  }
+
+  #eachLine(span: Uint8Array, events: LineEvent[]): void {
+    for (let from = 0;;) {
+      const end = span.indexOf(NEWLINE, from);
+      this.#append(span.subarray(from, end === -1 ? span.length : end));
+      const event = this.#finishLine();
+      if (event) events.push(event);
+      if (end === -1) return;
+      from = end + 1;
+    }
   }
 
   /** Ends the stream: a final line without a newline is still delivered. */

@@ -53,7 +53,10 @@ export class StdioSession {
   readonly #write: LineWriter;
   readonly #limits: StdioLimits;
   readonly #splitter: LineSplitter;
-  readonly #inFlight = new Set<Promise<void>>();
+  /** Requests being served. */
+  #inFlight = 0;
+  /** Told when the last request being served has been answered (for {@link StdioSession.end}). */
+  #idle: (() => void) | undefined;
   #pending: string[] = [];
   #queued = 0;
   #flushing: Promise<void> | undefined;
@@ -73,7 +76,7 @@ export class StdioSession {
 
   /**
    * Feeds bytes read from stdin. Returns a promise when the connection is saturated: read nothing more until it
-   * resolves.
+   * resolves. Nothing of `chunk` is kept once this returns, so the caller may read into the same buffer again.
    */
   push(chunk: Uint8Array): Promise<void> | undefined {
     for (const event of this.#splitter.push(chunk)) this.#dispatch(event);
@@ -84,7 +87,7 @@ export class StdioSession {
   /** Stdin closed: serve the last unterminated line, wait for every answer, then resolve. */
   async end(): Promise<void> {
     for (const event of this.#splitter.end()) this.#dispatch(event);
-    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
+    if (this.#inFlight > 0) await new Promise<void>((resolve) => (this.#idle = resolve));
     while (this.#flushing) await this.#flushing;
   }
 
@@ -99,15 +102,27 @@ export class StdioSession {
             toErrorObject(new ProtocolError("parse_error", "Parse error: invalid UTF-8")),
           ),
         });
-      case "line": {
-        const job = this.#connection.handle(event.text).then((reply) => reply && this.#send(reply));
-        this.#inFlight.add(job);
-        void job.finally(() => {
-          this.#inFlight.delete(job);
-          this.#wake();
-        });
-      }
+      case "line":
+        this.#inFlight++;
+        // One reaction per request, bound once per session: no closure or finally chain per line.
+        void this.#connection.handle(event.text).then(this.#answered, this.#failed);
     }
+  }
+
+  readonly #answered = (reply: Reply | undefined): void => {
+    if (reply) this.#send(reply);
+    this.#served();
+  };
+
+  /** A request whose handling broke (a bug): still counted out, then rethrown as before, unhandled. */
+  readonly #failed = (error: unknown): never => {
+    this.#served();
+    throw error;
+  };
+
+  #served(): void {
+    if (--this.#inFlight === 0) this.#idle?.();
+    this.#wake();
   }
 
   #send(reply: Reply): void {
@@ -117,7 +132,7 @@ export class StdioSession {
   }
 
   #saturated(): boolean {
-    return this.#inFlight.size >= this.#limits.maxInFlight || this.#queued >= this.#limits.maxQueued;
+    return this.#inFlight >= this.#limits.maxInFlight || this.#queued >= this.#limits.maxQueued;
   }
 
   #wake(): void {

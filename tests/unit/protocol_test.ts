@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { initialize, modern, MODERN_META, request, send } from "../helpers/protocol.ts";
 import { createServer } from "../../src/create_server.ts";
-import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES } from "../../src/protocol/jsonrpc.ts";
+import { depthExceeds, idSource, MAX_JSON_DEPTH, MAX_REQUEST_BYTES } from "../../src/protocol/jsonrpc.ts";
 import { McpServer } from "../../src/protocol/server.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { defineTool, LOCAL_COMPUTATION } from "../../src/tools/tool.ts";
@@ -422,4 +422,36 @@ test("dialect shaping: modern discover carries serverInfo in _meta too", async (
     (r?.result?._meta as Record<string, unknown>)["io.modelcontextprotocol/serverInfo"],
     { name: "chem-mcp", version: "1.1.0" },
   );
+});
+
+test("idSource: the top-level id's token, the last one winning, wherever the client wrote it", () => {
+  const cases: [string, string | undefined][] = [
+    ['{"jsonrpc":"2.0","id":1.0,"method":"m"}', "1.0"],
+    ['{"id":-0,"jsonrpc":"2.0","method":"m"}', "-0"],
+    ['{"method":"m","params":{},"jsonrpc":"2.0","id":1e3}', "1e3"],
+    ['{"method":"m","jsonrpc":"2.0","id":1E400}  \n', "1E400"],
+    ['{"jsonrpc":"2.0","id":1,"method":"m","id":2.50}', "2.50"],
+    ['{"jsonrpc":"2.0","id":1,"method":"m","\\u0069d":7.0,"x":0}', "7.0"],
+    ['{"jsonrpc":"2.0","id":3.0,"params":{"id":4}}', "3.0"],
+    ['{"params":{"id":4},"id":5.0,"p":{"id":6}}', "5.0"],
+    ['{"x":"\\"id\\":9}","id":1.5}', "1.5"],
+    ['{"x\\"id":9,"id":8.0,"y":1}', "8.0"],
+    ['{ "id" : 12.0 , "method":"m"}', "12.0"],
+    ['{"method":"m","id": 7 }', "7"],
+    ['{"jsonrpc":"2.0","method":"m"}', undefined],
+  ];
+  for (const [text, token] of cases) {
+    JSON.parse(text); // every case is JSON the decoder would have accepted
+    assert.equal(idSource(text), token, text);
+  }
+});
+
+test("depthExceeds counts the message object as depth 1 and stops past the limit", () => {
+  const nest = (depth: number) => JSON.parse("[".repeat(depth - 1) + "{}" + "]".repeat(depth - 1));
+  assert.equal(depthExceeds(nest(3), 3), false);
+  assert.equal(depthExceeds(nest(4), 3), true);
+  assert.equal(depthExceeds({ a: [1, { b: 2 }], c: "x" }, 3), false);
+  assert.equal(depthExceeds({ a: [1, { b: {} }], c: "x" }, 3), true);
+  assert.equal(depthExceeds(JSON.parse('{"__proto__":{"a":{}}}'), 2), true);
+  assert.equal(depthExceeds(7, 0), false);
 });

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { concatBytes, readAtMost } from "../../src/bytes.ts";
-import { LineSplitter } from "../../src/transport/lines.ts";
+import { type LineEvent, LineSplitter } from "../../src/transport/lines.ts";
 import { RequestReader, serializeResponse } from "../../src/transport/h1.ts";
 import { seededRandom } from "../helpers/random.ts";
 import { StdioSession } from "../../src/transport/stdio.ts";
@@ -143,6 +143,68 @@ test("LineSplitter never throws on random bytes and never returns a line over it
     for (const event of splitter.push(bytes)) {
       if (event.kind === "line") assert.ok(enc(event.text).length <= 32);
     }
+  }
+});
+
+/** LineSplitter's rules applied to a whole stream at once, one line at a time: what any chunking must give. */
+function framesOf(stream: Uint8Array, maxBytes: number): LineEvent[] {
+  const events: LineEvent[] = [];
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let from = 0;
+  while (from <= stream.length) {
+    const newline = stream.indexOf(0x0a, from);
+    const end = newline === -1 ? stream.length : newline;
+    let line = stream.subarray(from, end);
+    from = end + 1;
+    if (line.length > maxBytes + 1) {
+      events.push({ kind: "oversize", bytes: line.length });
+      continue;
+    }
+    if (line.at(-1) === 0x0d) line = line.subarray(0, -1);
+    if (line.length > maxBytes) {
+      events.push({ kind: "oversize", bytes: line.length });
+      continue;
+    }
+    let text: string;
+    try {
+      text = decoder.decode(line);
+    } catch {
+      events.push({ kind: "invalid_utf8" });
+      continue;
+    }
+    if (text.trim().length > 0) events.push({ kind: "line", text });
+  }
+  return events;
+}
+
+test("LineSplitter gives the same events however the stream is cut into chunks (BOMs, CRs, bad UTF-8, long lines)", () => {
+  const next = seededRandom(29);
+  const pieces = [
+    enc('{"a":1}'),
+    enc("\n"),
+    enc("\r\n"),
+    enc("\ufeff{}"),
+    enc("é€😀"),
+    Uint8Array.of(0xff),
+    Uint8Array.of(0xe2, 0x82),
+    enc(" "),
+    enc("x".repeat(20)),
+  ];
+  for (let round = 0; round < 1500; round++) {
+    const parts = Array.from(
+      { length: Math.floor(next() * 24) },
+      () => pieces[Math.floor(next() * pieces.length)]!,
+    );
+    const stream = concatBytes(parts);
+    const splitter = new LineSplitter(24);
+    const events: LineEvent[] = [];
+    for (let at = 0; at < stream.length;) {
+      const size = 1 + Math.floor(next() * (next() < 0.5 ? 8 : stream.length));
+      events.push(...splitter.push(stream.subarray(at, at + size)));
+      at += size;
+    }
+    events.push(...splitter.end());
+    assert.deepEqual(events, framesOf(stream, 24), JSON.stringify([...stream]));
   }
 });
 
