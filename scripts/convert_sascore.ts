@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { toBase64 } from "../src/bytes.ts";
 
 type PickleValue = number | PickleValue[];
 
@@ -73,13 +74,6 @@ function varint(out: number[], value: number): void {
     v = Math.floor(v / 128);
   }
   out.push(v);
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let s = "";
-  const chunk = 0x8000;
-  for (let i = 0; i < bytes.length; i += chunk) s += String.fromCharCode(...bytes.subarray(i, i + chunk));
-  return btoa(s);
 }
 
 async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {

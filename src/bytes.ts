@@ -55,3 +55,34 @@ export async function readAtMost(
     chunks.push(value);
   }
 }
+
+/**
+ * Base64 of bytes, in slices so that a large picture does not overflow the argument list of `fromCharCode`.
+ *
+ * @example
+ * ```ts
+ * toBase64(new Uint8Array([104, 105])); // "aGk="
+ * ```
+ */
+export function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
+/**
+ * The bytes of a base64 text; throws on a character outside the alphabet.
+ *
+ * @example
+ * ```ts
+ * fromBase64("aGk="); // Uint8Array [104, 105]
+ * ```
+ */
+export function fromBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}

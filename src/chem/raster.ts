@@ -65,12 +65,3 @@ export async function svgToPng(svg: string): Promise<Uint8Array> {
     renderer.free();
   }
 }
-
-/** Base64 of bytes, in slices so a large picture does not overflow the argument list of `fromCharCode`. */
-export function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
-}

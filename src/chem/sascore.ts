@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { fromBase64 } from "../bytes.ts";
 import { morganGraph, verifiedMorganEnvironments } from "./morgan.ts";
 import { descriptors, type Mol, withMol } from "./rdkit.ts";
 import { ChemError } from "../errors.ts";
@@ -76,32 +77,6 @@ interface FragmentTable {
 let table: FragmentTable | undefined;
 let decodeMs: number | undefined;
 
-const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-function base64Bytes(text: string): Uint8Array {
-  const lookup = new Uint8Array(128);
-  for (let i = 0; i < 64; i++) lookup[B64.charCodeAt(i)] = i;
-  const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
-  const out = new Uint8Array((text.length / 4) * 3 - padding);
-  const whole = Math.floor(out.length / 3) * 4;
-  let o = 0;
-  for (let i = 0; i < whole; i += 4) {
-    const n = (lookup[text.charCodeAt(i)]! << 18) | (lookup[text.charCodeAt(i + 1)]! << 12) |
-      (lookup[text.charCodeAt(i + 2)]! << 6) | lookup[text.charCodeAt(i + 3)]!;
-    out[o] = n >>> 16;
-    out[o + 1] = (n >>> 8) & 255;
-    out[o + 2] = n & 255;
-    o += 3;
-  }
-  if (o < out.length) {
-    const n = (lookup[text.charCodeAt(whole)]! << 18) | (lookup[text.charCodeAt(whole + 1)]! << 12) |
-      (lookup[text.charCodeAt(whole + 2)]! << 6);
-    out[o++] = n >>> 16;
-    if (o < out.length) out[o] = (n >>> 8) & 255;
-  }
-  return out;
-}
-
 /**
  * Reads `count` LEB128 varints from `bytes` at `start` into `target`, adding the running total when `delta`.
  * Returns the position after the last byte read.
@@ -154,7 +129,7 @@ function fragmentTable(): FragmentTable {
   }
   const { SA_FRAGMENT_COUNT, SA_FRAGMENT_DATA, SA_SCORE_SCALE, SA_SCORE_VALUES } = tableModule;
   const start = performance.now();
-  const bytes = base64Bytes(SA_FRAGMENT_DATA);
+  const bytes = fromBase64(SA_FRAGMENT_DATA);
   const ids = new Uint32Array(SA_FRAGMENT_COUNT);
   const rank = new Uint16Array(SA_FRAGMENT_COUNT);
   const end = readVarints(bytes, readVarints(bytes, 0, ids, true), rank, false);

@@ -11,7 +11,8 @@ import {
   type HighlightSource,
 } from "../chem/depict.ts";
 import { HIGHLIGHT_MAX_QUERY_ATOMS } from "../chem/depict_bounds.ts";
-import { svgToPng, toBase64 } from "../chem/raster.ts";
+import { svgToPng } from "../chem/raster.ts";
+import { toBase64 } from "../bytes.ts";
 import { count, smilesString } from "./common.ts";
 import { FACTS_MAX_CHARS, fitFacts } from "./depict_facts.ts";
 import { defineContentTool, LOCAL_COMPUTATION } from "./tool.ts";
