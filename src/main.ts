@@ -13,6 +13,9 @@ import { createServer } from "./create_server.ts";
 import { StdioSession } from "./transport/stdio.ts";
 import { IsolatedRunner, type SpawnWorker } from "./pool/runner.ts";
 import { startLibrary } from "./chem/library/start.ts";
+import type { EntryBatch } from "./chem/library/entries.ts";
+import { libraryBuildTool } from "./tools/library_build.ts";
+import type { Tool } from "./tools/tool.ts";
 import type { LibraryIo } from "./chem/library/load.ts";
 
 /** The environment variable that sets the number of tool workers (default: the available parallelism). */
@@ -126,7 +129,6 @@ export async function main(args: readonly string[], platform: Platform): Promise
   }
   const log = (message: string) => platform.stderr(`chem-mcp: ${message}\n`);
   const module = await loadPlatformRDKit(platform, (line) => log(`rdkit: ${line}`));
-  if (!(await startLibrary(plan.options.library, platform.libraryIo, log))) return 2;
   const runner = platform.spawnToolWorker
     ? new IsolatedRunner({
       spawn: platform.spawnToolWorker,
@@ -135,6 +137,18 @@ export async function main(args: readonly string[], platform: Platform): Promise
       log,
     })
     : undefined;
+  // A library index to build is built by every worker at once: the pool starts with the first batch.
+  const place = runner && {
+    compute: (texts: readonly string[]) => {
+      runner.start();
+      return runner.run(libraryBuildTool as unknown as Tool, { texts }) as Promise<EntryBatch>;
+    },
+    parallel: workers,
+  };
+  if (!(await startLibrary(plan.options.library, platform.libraryIo, log, place))) {
+    runner?.close();
+    return 2;
+  }
   const server = createServer({
     log,
     tools: plan.options.tools,

@@ -11,7 +11,8 @@ import { copyWords } from "../chem/library/index.ts";
 import { similarityHits } from "../chem/library/similarity.ts";
 import { substructureHits } from "../chem/library/substructure.ts";
 import { count } from "./common.ts";
-import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
+import { libraryBuildTool } from "./library_build.ts";
+import { defineTool, LOCAL_COMPUTATION, type Tool } from "./tool.ts";
 
 /** Time a substructure search may take before it answers with what it found, ms (smarts_match's default). */
 export const SUBSTRUCTURE_BUDGET_MS = 10_000;
@@ -67,6 +68,7 @@ export const librarySearchTool = defineTool({
     ),
     skipped: v.optional(v.pipe(v.string(), v.description("Records of the file not in the library."))),
   }),
+  workerTools: [libraryBuildTool as unknown as Tool],
   run: async ({ query, mode, threshold, top_k }) => {
     const library = loaded();
     const { index } = library;

@@ -1,22 +1,12 @@
 /**
- * Builds a library's index from its records with RDKit: each molecule parsed once, then its ECFP4 (as the
- * `ecfp4` tool), its pattern fingerprint and its canonical SMILES. Records RDKit cannot read, and molecules too
- * large for the protocol thread, are skipped and reported.
+ * Builds a library's index from its records: batches of molecules made into entries (src/chem/library/entries.ts)
+ * in place or, at server start, by every tool worker at once, and added in file order. Records RDKit cannot read,
+ * and molecules too large for a library, are skipped and reported.
  *
  * @module
  */
 import { ChemError } from "../../errors.ts";
-import { isLight, LIGHT_MAX_ATOMS, molBlockCost, textCost } from "../cost.ts";
-import { ecfp4Bytes } from "../fingerprint.ts";
-import {
-  checkSize,
-  MAX_HEAVY_ATOMS,
-  type Mol,
-  parseSmiles,
-  rdkit,
-  type RDKitModule,
-  rdkitReason,
-} from "../rdkit.ts";
+import { encodeBatch, entriesOf, type EntryBatch, indexTexts } from "./entries.ts";
 import { IndexBuilder, type LibraryIndex } from "./index.ts";
 import type { LibraryRecord } from "./records.ts";
 
@@ -46,6 +36,12 @@ export interface SkipReport {
   readonly stoppedAt?: string;
 }
 
+/** Molecules per batch: a worker's batch is about a second of RDKit's work and 0.6 MB of answer. */
+export const BATCH_MOLECULES = 1_024;
+
+/** Makes a batch of record texts into entries: in place, or in a tool worker. */
+export type ComputeBatch = (texts: readonly string[]) => Promise<EntryBatch>;
+
 /** Options of {@link buildIndex}. */
 export interface BuildOptions {
   /** Called about every `progressMs` with the molecules indexed and the records skipped so far. */
@@ -54,137 +50,165 @@ export interface BuildOptions {
   /** Milliseconds from any origin (injected for tests). */
   readonly now?: () => number;
   readonly maxMolecules?: number;
+  /** Where batches are computed (default: in place, one at a time). */
+  readonly compute?: ComputeBatch;
+  /** Batches computed at once (the tool workers' number). */
+  readonly parallel?: number;
 }
 
-/** Builds the index of `records`. */
+/** A batch of records read, and its entries to come. */
+interface Pending {
+  readonly records: readonly LibraryRecord[];
+  readonly batch: Promise<EntryBatch>;
+}
+
+/**
+ * Builds the index of `records`: batches of {@link BATCH_MOLECULES} molecules are computed `parallel` at a time
+ * while the file is read on, and added in file order, so the index is the same however it was computed.
+ */
 export async function buildIndex(
   records: AsyncIterable<LibraryRecord>,
   options: BuildOptions = {},
 ): Promise<{ index: LibraryIndex; skipped: SkipReport }> {
-  const now = options.now ?? (() => Date.now());
-  const every = options.progressMs ?? 5_000;
-  const max = options.maxMolecules ?? MAX_LIBRARY_MOLECULES;
-  const builder = new IndexBuilder();
-  const pickler = new PatternPickler();
-  const first: string[] = [];
-  let count = 0;
-  let stoppedAt: string | undefined;
-  let lastReport = now();
-  for await (const record of records) {
-    if (record.kind === "molecule" && builder.count >= max) {
-      stoppedAt = `${record.where} (${max.toLocaleString("en")} molecules read)`;
-      break;
-    }
-    const failure = record.kind === "unreadable"
-      ? record.reason
-      : addMolecule(builder, pickler, record.text, record.id);
-    if (failure !== undefined) {
-      count++;
-      if (builder.count === 0 && count >= MAX_LEADING_FAILURES) {
-        stoppedAt = `${record.where}, after ${count.toLocaleString("en")} unreadable records and no molecule`;
-        break;
-      }
-      if (first.length < NAMED_SKIPS) first.push(`${record.where}: ${failure.replace(/\.$/, "")}`);
-    }
-    if (options.progress && (builder.count + count) % 1024 === 0 && now() - lastReport >= every) {
-      lastReport = now();
-      options.progress(builder.count, count);
-    }
-  }
-  pickler.close();
-  return {
-    index: builder.finish(),
-    skipped: { count, first, ...(stoppedAt ? { stoppedAt } : {}) },
+  const compute = options.compute ?? ((texts) => Promise.resolve(indexTexts(texts)));
+  const parallel = Math.max(1, options.parallel ?? 1);
+  const adder = new Adder(options);
+  const pending: Pending[] = [];
+  let batch: LibraryRecord[] = [];
+  let molecules = 0;
+  const send = () => {
+    const texts = batch.flatMap((record) => record.kind === "molecule" ? [record.text] : []);
+    pending.push({ records: batch, batch: computeBatch(compute, texts) });
+    batch = [];
+    molecules = 0;
   };
-}
-
-/** Adds one molecule; the reason when it cannot be added. */
-function addMolecule(
-  builder: IndexBuilder,
-  pickler: PatternPickler,
-  text: string,
-  id: string,
-): string | undefined {
-  let mol: Mol;
-  try {
-    mol = text.includes("\n") ? parseMolBlock(text) : parseLightSmiles(text);
-  } catch (error) {
-    if (error instanceof ChemError) return error.message;
-    throw error;
+  for await (const record of records) {
+    batch.push(record);
+    if (record.kind === "molecule" && ++molecules === BATCH_MOLECULES) send();
+    // The oldest batch is added once as many are computing as there are workers: memory stays bounded.
+    while (pending.length >= parallel && !adder.stopped) await adder.add(pending.shift()!);
+    if (adder.stopped) break;
   }
-  try {
-    const smiles = mol.get_smiles();
-    builder.add(ecfp4Bytes(mol), pickler.pickle(smiles), smiles, id);
-    return undefined;
-  } finally {
-    mol.delete();
+  if (!adder.stopped && batch.length > 0) send();
+  for (const batch of pending) {
+    if (!adder.stopped) await adder.add(batch);
+    else batch.batch.catch(() => {});
   }
+  return adder.finish();
 }
 
 /**
- * Pattern fingerprints as RDKit's `SubstructLibrary` pickles them, the form it takes them back in: computed by
- * a scratch library from the canonical SMILES (as trusted SMILES, as the library will hold them), renewed every
- * few thousand molecules so it never holds the whole library.
+ * A batch's entries from `compute`. A pool that says it is busy is asked again a second later; a batch that fails
+ * otherwise (its worker died on one of its molecules) is computed again one molecule at a time, and a molecule
+ * that fails alone is skipped with the reason.
  */
-class PatternPickler {
-  #library: InstanceType<RDKitModule["SubstructLibrary"]> | undefined;
-  #held = 0;
-
-  pickle(smiles: string): Uint8Array {
-    if (!this.#library || this.#held === 4_096) {
-      this.close();
-      this.#library = new (rdkit().SubstructLibrary)();
+async function computeBatch(compute: ComputeBatch, texts: readonly string[]): Promise<EntryBatch> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await compute(texts);
+    } catch (error) {
+      if (error instanceof ChemError && error.code === "SERVER_BUSY" && attempt < BUSY_ATTEMPTS) {
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        continue;
+      }
+      if (texts.length === 1) return failed(error);
+      const each: EntryBatch[] = [];
+      for (const text of texts) each.push(await computeBatch(compute, [text]));
+      return mergeBatches(each);
     }
-    const at = this.#library.add_trusted_smiles(smiles);
-    this.#held++;
-    return (this.#library.get_pattern_fp_as_uint8array(at) as Uint8Array).slice();
-  }
-
-  close(): void {
-    this.#library?.delete();
-    this.#library = undefined;
-    this.#held = 0;
   }
 }
 
-const TOO_LARGE =
-  `larger than a library molecule may be (${LIGHT_MAX_ATOMS} atoms, few rings and stereocentres)`;
+/** Times a batch is offered to a busy pool, a second apart, before its molecules go one at a time. */
+const BUSY_ATTEMPTS = 60;
 
-/** Chiral atoms or directional bonds: the marks RDKit's stereo perception reads. */
-const STEREO_MARK = /[@/\\]/;
-
-/**
- * A library SMILES parsed by RDKit, refused beforehand when its text is too costly. A SMILES with no stereo
- * mark is read for its graph (no stereo perception: nothing to perceive), a quarter of the build's time
- * saved with the same canonical SMILES and ECFP4.
- */
-function parseLightSmiles(smiles: string): Mol {
-  if (smiles.length > 2_000 || !isLight(textCost(smiles))) {
-    throw new ChemError("MOLECULE_TOO_LARGE", TOO_LARGE);
-  }
-  return parseSmiles(smiles, MAX_HEAVY_ATOMS, STEREO_MARK.test(smiles) ? "full" : "graph");
+function failed(error: unknown): EntryBatch {
+  const reason = `RDKit failed on it (${error instanceof Error ? error.message : String(error)})`;
+  return { failures: [reason], smiles: [], ecfp4: "", patterns: "", patternEnds: [] };
 }
 
-/** A MOL block parsed by RDKit, refused beforehand when its text declares a molecule too costly to take. */
-function parseMolBlock(block: string): Mol {
-  const cost = molBlockCost(block);
-  if (!isLight(cost) || cost.declaredAtoms > LIGHT_MAX_ATOMS || cost.queryAtoms > 0) {
-    throw new ChemError("MOLECULE_TOO_LARGE", TOO_LARGE);
+/** One batch of several, decoded and encoded again (rare: only after a batch failed whole). */
+function mergeBatches(batches: readonly EntryBatch[]): EntryBatch {
+  return encodeBatch(
+    batches.flatMap((batch) => batch.failures),
+    batches.flatMap((batch) => [...entriesOf(batch)]),
+  );
+}
+
+/** The index as records are added, with the skip report and the rules that stop reading early. */
+class Adder {
+  readonly #builder = new IndexBuilder();
+  readonly #first: string[] = [];
+  readonly #options: BuildOptions;
+  readonly #now: () => number;
+  readonly #max: number;
+  #count = 0;
+  #lastReport: number;
+  stoppedAt: string | undefined;
+
+  constructor(options: BuildOptions) {
+    this.#options = options;
+    this.#now = options.now ?? (() => Date.now());
+    this.#max = options.maxMolecules ?? MAX_LIBRARY_MOLECULES;
+    this.#lastReport = this.#now();
   }
-  rdkitReason();
-  const mol = rdkit().get_mol(block);
-  if (!mol || !mol.is_valid()) {
-    mol?.delete();
-    throw new ChemError(
-      "INVALID_MOLBLOCK",
-      `RDKit could not read the MOL block: ${rdkitReason() ?? "malformed"}`,
-    );
+
+  get stopped(): boolean {
+    return this.stoppedAt !== undefined;
   }
-  try {
-    checkSize(mol, LIGHT_MAX_ATOMS);
-  } catch (error) {
-    mol.delete();
-    throw error;
+
+  /** Adds a batch's records in order, stopping where a rule says. */
+  async add(pending: Pending): Promise<void> {
+    const batch = await pending.batch;
+    const entries = entriesOf(batch);
+    let m = 0;
+    for (const record of pending.records) {
+      if (record.kind === "molecule" && this.#builder.count >= this.#max) {
+        this.stoppedAt = `${record.where} (${this.#max.toLocaleString("en")} molecules read)`;
+        return;
+      }
+      if (record.kind === "unreadable") {
+        if (this.#skip(record, record.reason)) return;
+      } else {
+        const failure = batch.failures[m++]!;
+        if (failure === null) {
+          const entry = entries.next().value!;
+          this.#builder.add(entry.ecfp4, entry.pattern, entry.smiles, record.id);
+        } else if (this.#skip(record, failure)) return;
+      }
+      this.#report();
+    }
   }
-  return mol;
+
+  /** Counts a skipped record; true when reading stops there. */
+  #skip(record: LibraryRecord, failure: string): boolean {
+    this.#count++;
+    if (this.#builder.count === 0 && this.#count >= MAX_LEADING_FAILURES) {
+      this.stoppedAt = `${record.where}, after ${
+        this.#count.toLocaleString("en")
+      } unreadable records and no molecule`;
+      return true;
+    }
+    if (this.#first.length < NAMED_SKIPS) this.#first.push(`${record.where}: ${failure.replace(/\.$/, "")}`);
+    return false;
+  }
+
+  #report(): void {
+    const { progress, progressMs = 5_000 } = this.#options;
+    if (!progress || (this.#builder.count + this.#count) % 1024 !== 0) return;
+    if (this.#now() - this.#lastReport < progressMs) return;
+    this.#lastReport = this.#now();
+    progress(this.#builder.count, this.#count);
+  }
+
+  finish(): { index: LibraryIndex; skipped: SkipReport } {
+    return {
+      index: this.#builder.finish(),
+      skipped: {
+        count: this.#count,
+        first: this.#first,
+        ...(this.stoppedAt ? { stoppedAt: this.stoppedAt } : {}),
+      },
+    };
+  }
 }

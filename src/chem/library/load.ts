@@ -6,7 +6,7 @@
  */
 import { preview } from "../../errors.ts";
 import { rdkit } from "../rdkit.ts";
-import { buildIndex, type SkipReport } from "./build.ts";
+import { buildIndex, type BuildOptions, type SkipReport } from "./build.ts";
 import { decodeIndex, encodeIndex, INDEX_FORMAT } from "./cache.ts";
 import type { LibraryIndex } from "./index.ts";
 import { formatOf, sdRecords, smilesRecords } from "./records.ts";
@@ -62,15 +62,20 @@ export function setLibrary(library: LoadedLibrary | undefined): void {
   current = library;
 }
 
+/** Where a build computes its batches: the tool workers at server start (default: in place). */
+export type BuildPlace = Pick<BuildOptions, "compute" | "parallel">;
+
 /**
- * Loads the library of `settings`: from the cache, or built (progress and the cache's fate told to `log`).
- * Rejects with a {@link LibraryLoadError} when the file cannot be read or holds no molecule.
+ * Loads the library of `settings`: from the cache, or built (progress and the cache's fate told to `log`), its
+ * batches computed where `place` says. Rejects with a {@link LibraryLoadError} when the file cannot be read or
+ * holds no molecule.
  */
 export async function loadLibrary(
   settings: LibrarySettings,
   io: LibraryIo,
   log: (message: string) => void,
   now: () => number = () => Date.now(),
+  place: BuildPlace = {},
 ): Promise<LoadedLibrary> {
   const started = now();
   const { path } = settings;
@@ -98,6 +103,7 @@ export async function loadLibrary(
     const chunks = io.open(path);
     const records = format === "sdf" ? sdRecords(chunks, settings.idField) : smilesRecords(chunks);
     built = await buildIndex(records, {
+      ...place,
       now,
       progress: (indexed, skipped) =>
         log(

@@ -5,6 +5,7 @@
  * @module
  */
 import {
+  type BuildPlace,
   describeLibrary,
   type LibraryIo,
   LibraryLoadError,
@@ -14,13 +15,14 @@ import {
 } from "./load.ts";
 
 /**
- * Loads the library of `settings` (none: nothing to do) and makes it the one `library_search` searches. False,
- * with the reason told to `log`, when it cannot be loaded.
+ * Loads the library of `settings` (none: nothing to do) and makes it the one `library_search` searches, a build's
+ * batches computed where `place` says. False, with the reason told to `log`, when it cannot be loaded.
  */
 export async function startLibrary(
   settings: LibrarySettings | undefined,
   io: LibraryIo | undefined,
   log: (message: string) => void,
+  place?: BuildPlace,
 ): Promise<boolean> {
   if (!settings) return true;
   if (!io) {
@@ -28,7 +30,7 @@ export async function startLibrary(
     return false;
   }
   try {
-    const library = await loadLibrary(settings, io, log);
+    const library = await loadLibrary(settings, io, log, undefined, place);
     setLibrary(library);
     log(describeLibrary(library));
     // RDKit's substructure libraries fill while the server answers; a search before then fills what it needs.
