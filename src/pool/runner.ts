@@ -19,7 +19,13 @@
  */
 import { CancelledError, ChemError, ChemMcpError } from "../errors.ts";
 import { type Clock, REAL_CLOCK } from "../clock.ts";
-import { ANSWER_WITHIN_MS, MAX_QUEUE_WAIT_MS, type Plan, planCall } from "../tools/placement.ts";
+import {
+  ANSWER_WITHIN_MS,
+  MAX_QUEUE_WAIT_MS,
+  type Plan,
+  planCall,
+  type PlanOptions,
+} from "../tools/placement.ts";
 import type { Tool } from "../tools/tool.ts";
 import { rdkitRefusal } from "../chem/rdkit_errors.ts";
 import type { SpawnWorker } from "./messages.ts";
@@ -132,12 +138,19 @@ export class IsolatedRunner {
 
   /** How a call of `tool` on validated `args` runs: where, within which deadline, of which kind. */
   plan(tool: Tool, args: Record<string, unknown>): Plan {
+    // Built once per state rather than spread anew for every call.
+    return planCall(tool, args, this.#planOptions ??= this.#planOptionsNow());
+  }
+
+  #planOptions: PlanOptions | undefined;
+
+  #planOptionsNow(): PlanOptions {
     const { pooled, pooledDeadlineMs } = this.#options;
-    return planCall(tool, args, {
+    return {
       ...(pooled ? { pooled } : {}),
       ...(pooledDeadlineMs ? { pooledDeadlineMs } : {}),
       inPlaceBroken: this.#inPlaceBroken,
-    });
+    };
   }
 
   /**
@@ -221,6 +234,7 @@ export class IsolatedRunner {
       const error = rdkitRefusal(thrown) ?? thrown;
       if (!(error instanceof ChemMcpError) && rdkitFailed(error)) {
         this.#inPlaceBroken = true;
+        this.#planOptions = undefined;
         this.#options.log?.(
           `'${tool.name}' failed on the protocol thread (${
             describe(error)

@@ -237,7 +237,7 @@ export class McpServer {
 export class Connection {
   #pin: PinState = null;
   /** Requests being served, by their id as JSON, so `notifications/cancelled` can withdraw one. */
-  readonly #inFlight = new Map<string, Cancellation>();
+  readonly #inFlight = new Map<string | number, Cancellation>();
 
   /** @internal Use {@link McpServer.connect}. */
   constructor(readonly server: McpServer, readonly mode: ConnectionMode) {
@@ -317,11 +317,11 @@ export class Connection {
 
 /**
  * The key of a request id among the calls in flight. A cancel names the id as a parsed number, so numeric ids
- * (kept as their source text for the answer) compare by value here.
+ * (kept as their source text for the answer) compare by value here; a string id stays a string, so `1` and `"1"`
+ * are different requests.
  */
-function idKey(id: JsonRpcId): string {
-  if (id instanceof NumericId) return `n${Number(id.source)}`;
-  return typeof id === "number" ? `n${id}` : `s${id}`;
+function idKey(id: JsonRpcId): string | number {
+  return id instanceof NumericId ? Number(id.source) : id;
 }
 
 /** One request's withdrawal: its `AbortController` is made only once something asks for the signal. */
