@@ -18,8 +18,10 @@ const MAX_FUSION = 2;
 const FUSED_66 = 1;
 /** Five and six, or five and five. */
 const FUSED_56 = 2;
-/** Classes: three aromatic bits, fusion counts 0 to {@link MAX_FUSION}, two fused-ring bits. */
-export const CLASS_COUNT = 8 * (MAX_FUSION + 1) * 4;
+/** Six and six, every atom of both an aromatic carbon (naphthalene, and what holds it). */
+const FUSED_66_CARBON = 4;
+/** Classes: three aromatic bits, fusion counts 0 to {@link MAX_FUSION}, three fused-ring bits. */
+export const CLASS_COUNT = 8 * (MAX_FUSION + 1) * 8;
 /** The class of a molecule this screen cannot read: it has everything, so every query searches it. */
 const EVERYTHING = CLASS_COUNT - 1;
 
@@ -40,6 +42,8 @@ export const NO_NEEDS: QueryNeeds = { aromatic: 0, fusion: 0, fused: 0 };
 interface TextGraph {
   readonly aromatic: number[];
   readonly isAromatic: boolean[];
+  /** Aromatic carbons (`c`, or a bracket atom `[c…]` in a SMILES). */
+  readonly carbon: boolean[];
   readonly bonds: [number, number][];
 }
 
@@ -56,14 +60,16 @@ const BOND_CHARS = new Set("-=#:~@!,;&/\\");
 function readGraph(text: string, smarts: boolean): TextGraph | undefined {
   const aromatic: number[] = [];
   const isAromatic: boolean[] = [];
+  const carbon: boolean[] = [];
   const bonds: [number, number][] = [];
   const open = new Map<number, number>();
   const branches: number[] = [];
   let previous = -1;
   let i = 0;
-  const atom = (bits: number, lower: boolean) => {
+  const atom = (bits: number, lower: boolean, isCarbon: boolean) => {
     aromatic.push(bits);
     isAromatic.push(lower);
+    carbon.push(isCarbon);
     const at = aromatic.length - 1;
     if (previous >= 0) bonds.push([previous, at]);
     previous = at;
@@ -85,13 +91,13 @@ function readGraph(text: string, smarts: boolean): TextGraph | undefined {
       const end = bracketEnd(text, i);
       if (end < 0) return undefined;
       const symbol = smarts ? "" : /^\d*([a-z]+|[A-Z][a-z]?)/.exec(text.slice(i + 1, end))?.[1] ?? "";
-      atom(AROMATIC_BITS[symbol] ?? 0, /^[a-z]/.test(symbol));
+      atom(AROMATIC_BITS[symbol] ?? 0, /^[a-z]/.test(symbol), symbol === "c");
       i = end + 1;
     } else if ((c === "C" && next === "l") || (c === "B" && next === "r")) {
-      atom(0, false);
+      atom(0, false, false);
       i += 2;
     } else if (ORGANIC.has(c)) {
-      atom(AROMATIC_BITS[c] ?? 0, c >= "a" && c <= "z");
+      atom(AROMATIC_BITS[c] ?? 0, c >= "a" && c <= "z", c === "c");
       i++;
     } else if (c >= "0" && c <= "9") {
       if (!ring(c.charCodeAt(0) - 48)) return undefined;
@@ -112,7 +118,7 @@ function readGraph(text: string, smarts: boolean): TextGraph | undefined {
       i++;
     } else return undefined;
   }
-  return open.size === 0 && branches.length === 0 ? { aromatic, isAromatic, bonds } : undefined;
+  return open.size === 0 && branches.length === 0 ? { aromatic, isAromatic, carbon, bonds } : undefined;
 }
 
 /** Where the bracket atom opened at `at` closes (a SMARTS nests brackets in `$(...)`), or -1. */
@@ -175,9 +181,9 @@ function bridges(neighbours: readonly [number, number][][], bondCount: number): 
 }
 
 /**
- * {@link FUSED_66} and {@link FUSED_56} bits: two rings of five or six aromatic atoms sharing a bond, both of
- * six ({@link FUSED_66}) or not ({@link FUSED_56}). Rings are simple cycles of the aromatic atoms whatever their bonds say, so a query's rings map to
- * rings of the molecule.
+ * {@link FUSED_66}, {@link FUSED_56} and {@link FUSED_66_CARBON} bits: two rings of five or six aromatic atoms
+ * sharing a bond. Rings are simple cycles of the aromatic atoms whatever their bonds say, so a query's rings map
+ * to rings of the molecule, of the same size and atoms of the same kinds.
  */
 function fusedRings(graph: TextGraph): number {
   const n = graph.isAromatic.length;
@@ -188,13 +194,14 @@ function fusedRings(graph: TextGraph): number {
       next[b]!.push(a);
     }
   }
-  const rings: number[][] = [];
+  const rings: { edges: number[]; carbon: boolean }[] = [];
   const path: number[] = [];
   const onPath = new Uint8Array(n);
   const walk = (start: number, at: number) => {
     for (const to of next[at]!) {
       if (to === start && path.length >= 5 && path[1]! < at) {
-        rings.push(path.map((atom, i) => edgeKey(atom, path[(i + 1) % path.length]!, n)));
+        const edges = path.map((atom, i) => edgeKey(atom, path[(i + 1) % path.length]!, n));
+        rings.push({ edges, carbon: path.every((atom) => graph.carbon[atom]) });
       }
       if (to <= start || path.length >= 6 || onPath[to]) continue;
       path.push(to);
@@ -214,8 +221,10 @@ function fusedRings(graph: TextGraph): number {
   for (let i = 0; i < rings.length; i++) {
     for (let j = i + 1; j < rings.length; j++) {
       const [x, y] = [rings[i]!, rings[j]!];
-      if (!x.some((edge) => y.includes(edge))) continue;
-      bits |= x.length === 6 && y.length === 6 ? FUSED_66 : FUSED_56;
+      if (!x.edges.some((edge) => y.edges.includes(edge))) continue;
+      const sixes = x.edges.length === 6 && y.edges.length === 6;
+      bits |= sixes ? FUSED_66 : FUSED_56;
+      if (sixes && x.carbon && y.carbon) bits |= FUSED_66_CARBON;
     }
   }
   return bits;
