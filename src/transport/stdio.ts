@@ -142,8 +142,13 @@ export class StdioSession {
     resume();
   }
 
-  /** Writes every queued line, coalescing lines that pile up during a write into one write. */
+  /**
+   * Writes every queued line, coalescing lines that pile up during a write into one write. It first lets the
+   * microtask queue turn once: the answers to the other lines of the same chunk finish in that turn, and go out
+   * in the first write rather than the second (Node's pipe writes end at once, so a chunk cost two writes).
+   */
   async #flush(): Promise<void> {
+    await Promise.resolve();
     while (this.#pending.length > 0) {
       const batch = this.#pending.join("");
       this.#pending = [];

@@ -243,3 +243,20 @@ test("StdioSession stops taking input while answers wait for a client that does 
   assert.equal(answers.length, 10);
   assert.equal(session.push(enc("")), undefined, "an idle session takes input at once");
 });
+
+test("StdioSession answers the lines of one chunk in one write when they finish together", async () => {
+  const writes: string[] = [];
+  const session = new StdioSession(createServer().connect(), (text) => void writes.push(text));
+  const meta = JSON.stringify(MODERN_META);
+  const lines = Array.from(
+    { length: 16 },
+    (_, i) => `{"jsonrpc":"2.0","id":${i},"method":"tools/list","params":{"_meta":${meta}}}\n`,
+  );
+  assert.equal(session.push(enc(lines.join(""))), undefined);
+  await session.end();
+  assert.equal(writes.length, 1, "one write for the sixteen answers");
+  assert.deepEqual(
+    writes[0]!.split("\n").filter((line) => line.length > 0).map((line) => JSON.parse(line).id),
+    Array.from({ length: 16 }, (_, i) => i),
+  );
+});
