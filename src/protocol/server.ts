@@ -139,7 +139,7 @@ export class McpServer {
 
   async #callTool(params: Record<string, unknown>, dialect: Dialect, signal?: LazySignal): Promise<unknown> {
     const tool = this.#findTool(params.name, dialect);
-    const args = v.safeParse(tool.input, params.arguments, { abortEarly: true });
+    const args = v.safeParse(tool.input, params.arguments, FIRST_ISSUE);
     if (!args.success) {
       const issues = allIssues(tool, params.arguments, args.issues);
       throw argumentError(this.#descriptor(tool), issues, params.arguments, dialect);
@@ -373,6 +373,9 @@ function chemistryFailure(error: ChemError): unknown {
     isError: true,
   };
 }
+
+/** Validation that stops at the first problem (one object for every call). */
+const FIRST_ISSUE = { abortEarly: true } as const;
 
 /** Arguments larger than this (as JSON) are not validated a second time to list every problem. */
 const FULL_VALIDATION_LIMIT = 64 * 1024;
