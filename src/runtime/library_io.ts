@@ -61,7 +61,9 @@ export function defaultCacheDir(
 
 async function readCache(dir: string, name: string): Promise<Uint8Array | undefined> {
   try {
-    return new Uint8Array(await readFile(join(dir, name)));
+    // A view of the bytes read, not a copy: a million molecules' cache is 0.9 GB.
+    const bytes = await readFile(join(dir, name));
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   } catch {
     return undefined;
   }
