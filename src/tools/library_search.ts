@@ -75,7 +75,7 @@ export const librarySearchTool = defineTool({
     const hits = (positions: readonly number[], scores?: readonly number[]) =>
       positions.map((position, i) => ({
         id: index.ids[position]!,
-        smiles: index.smiles[position]!,
+        smiles: library.shards.smiles(position),
         ...(scores ? { score: scores[i]! } : {}),
       }));
     // The answer names fewer skipped records, more briefly, than the startup line: it is read by the model.

@@ -42,7 +42,7 @@ export interface LoadedLibrary {
   readonly skipped: SkipReport;
   /**
    * RDKit's substructure libraries over the index, filled on demand or in the background; they hold the pattern
-   * fingerprints (`index.patterns` is empty here).
+   * fingerprints and the SMILES (`index.patterns` and `index.smiles` are empty here: `shards.smiles(position)`).
    */
   readonly shards: SubstructureShards;
 }
@@ -154,12 +154,13 @@ export function describeSkips(skipped: SkipReport, named = skipped.first.length,
 }
 
 /**
- * The index without its pickled pattern fingerprints, and the shards that hold them until RDKit has its own copy:
- * a million molecules' pickles are about 0.5 GB.
+ * The index without its pickled pattern fingerprints and SMILES, and the shards that hold them until RDKit has its
+ * own copies: a million molecules' pickles are about 0.5 GB, their SMILES as strings 0.1 GB.
  */
 function split(index: LibraryIndex): { index: LibraryIndex; shards: SubstructureShards } {
   const shards = new SubstructureShards(index);
-  return { index: { ...index, patterns: new Uint8Array(0), patternEnds: new Uint32Array(0) }, shards };
+  const rest = { patterns: new Uint8Array(0), patternEnds: new Uint32Array(0), smiles: [] };
+  return { index: { ...index, ...rest }, shards };
 }
 
 function reason(error: unknown): string {

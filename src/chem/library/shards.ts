@@ -28,7 +28,11 @@ interface ClassLibrary {
 /** The shards of one library. */
 export class SubstructureShards {
   readonly #size: number;
-  readonly #smiles: readonly string[];
+  /** The SMILES until every shard holds its molecules; then RDKit's copies are read instead. */
+  #smiles: readonly string[];
+  /** Each molecule's class and its index in its class's library of its shard. */
+  readonly #classOf: Uint8Array;
+  readonly #localOf: Uint16Array;
   /** Per shard, per class (absent: no molecule of that class). */
   readonly #libraries: (ClassLibrary | undefined)[][] = [];
   /** The pickles, let go once every shard holds its molecules: RDKit keeps its own copy. */
@@ -38,11 +42,13 @@ export class SubstructureShards {
 
   /**
    * @param index The library; shards are filled from its SMILES and pickled pattern fingerprints, and only those
-   * are kept (not the index), so that the pickles can be let go once the shards hold them.
+   * are kept (not the index), so that both can be let go once the shards hold them (0.6 GB at a million).
    */
   constructor(index: LibraryIndex) {
     this.#size = index.count;
     this.#smiles = index.smiles;
+    this.#classOf = new Uint8Array(index.count);
+    this.#localOf = new Uint16Array(index.count);
     this.#patterns = index.patterns;
     this.#patternEnds = index.patternEnds;
   }
@@ -74,13 +80,23 @@ export class SubstructureShards {
       const cls = moleculeClass(smiles);
       const group = classes[cls] ??= { library: new (rdkit().SubstructLibrary)(), positions: [] };
       group.library.add_trusted_smiles_and_pattern_fp(smiles, this.#patterns.subarray(from, ends[row]!));
+      this.#classOf[row] = cls;
+      this.#localOf[row] = group.positions.length;
       group.positions.push(row);
     }
     this.#filled = end;
     if (end < this.#size) return true;
     this.#patterns = new Uint8Array(0);
     this.#patternEnds = new Uint32Array(0);
+    this.#smiles = [];
     return false;
+  }
+
+  /** The canonical SMILES of the molecule at file position `position`. */
+  smiles(position: number): string {
+    if (this.#smiles.length > 0) return this.#smiles[position]!;
+    const group = this.#libraries[Math.floor(position / SHARD_ROWS)]![this.#classOf[position]!]!;
+    return group.library.get_trusted_smiles(this.#localOf[position]!);
   }
 
   /** True when shard `shard` holds all its molecules. */
