@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { ROOT } from "../helpers/process.ts";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
 import { buildIndex, MAX_LEADING_FAILURES } from "../../src/chem/library/build.ts";
-import { decodeIndex, encodeIndex } from "../../src/chem/library/cache.ts";
+import { bytesReader, encodeIndex, readIndex } from "../../src/chem/library/cache.ts";
 import {
   copyWords,
   FP_WORDS,
@@ -170,9 +170,10 @@ test("every molecule of the test libraries as a query: the ten best equal a scan
   }
 });
 
-test("the cache gives back the same index; another key, a damaged or truncated file give nothing", () => {
+test("the cache gives back the same index; another key, a damaged or truncated file give nothing", async () => {
   const file = concat(encodeIndex(nci.index, nci.skipped, "key-1"));
-  const back = decodeIndex(file, "key-1");
+  const decodeIndex = (bytes: Uint8Array, key: string) => readIndex(bytesReader(bytes), key);
+  const back = await decodeIndex(file, "key-1");
   assert.ok(back);
   assert.deepEqual(back.index.ids, nci.index.ids);
   assert.deepEqual(back.index.smiles, nci.index.smiles);
@@ -182,9 +183,11 @@ test("the cache gives back the same index; another key, a damaged or truncated f
   assert.deepEqual(back.index.patterns, nci.index.patterns);
   assert.deepEqual(back.index.patternEnds, nci.index.patternEnds);
   assert.deepEqual(back.skipped, nci.skipped);
-  assert.equal(decodeIndex(file, "key-2"), undefined);
-  assert.equal(decodeIndex(file.subarray(0, file.length - 1), "key-1"), undefined);
-  assert.equal(decodeIndex(new Uint8Array(100), "key-1"), undefined);
+  assert.equal(await decodeIndex(file, "key-2"), undefined);
+  assert.equal(await decodeIndex(file.subarray(0, file.length - 1), "key-1"), undefined);
+  assert.equal(await decodeIndex(file.subarray(0, 2_000), "key-1"), undefined);
+  assert.equal(await decodeIndex(new Uint8Array(100), "key-1"), undefined);
+  assert.equal(await decodeIndex(new Uint8Array(0), "key-1"), undefined);
 });
 
 /** The nci400 molecules repeated to `count` rows: enough for several shards, without building them. */

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
+import { bytesReader } from "../../src/chem/library/cache.ts";
 import { type LibraryIo, LibraryLoadError, loadLibrary } from "../../src/chem/library/load.ts";
 import { defaultCacheDir, libraryIo } from "../../src/runtime/library_io.ts";
 import { startLibrary } from "../../src/chem/library/start.ts";
@@ -32,7 +33,10 @@ function memoryIo(files: Record<string, string>, writable = true) {
         ? Promise.reject(new Error(`ENOENT: ${path}`))
         : Promise.resolve(String(files[path].length).padStart(64, "0")),
     defaultCacheDir: () => "/cache",
-    readCache: (dir, name) => Promise.resolve(cache.get(`${dir}/${name}`)),
+    readCache: (dir, name) => {
+      const bytes = cache.get(`${dir}/${name}`);
+      return Promise.resolve(bytes && { ...bytesReader(bytes), done: () => Promise.resolve() });
+    },
     writeCache: (dir, name, pieces) => {
       if (!writable) return Promise.reject(new Error("EROFS: read-only file system"));
       counts.written++;

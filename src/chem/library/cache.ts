@@ -44,34 +44,58 @@ export function encodeIndex(index: LibraryIndex, skipped: SkipReport, key: strin
 }
 
 /**
- * The index a cache file holds, or `undefined` when the file is not one of this format and key (a stale or
- * damaged cache is rebuilt, never trusted).
+ * A cache file read by parts, so that a start from cache holds each array once and never the whole file (0.9 GB
+ * at a million molecules) beside them.
  */
-export function decodeIndex(
-  file: Uint8Array,
+export interface CacheReader {
+  /** The file's size in bytes. */
+  readonly size: number;
+  /** `length` bytes from `at`, in a buffer of their own (fewer past the end of the file). */
+  readonly read: (at: number, length: number) => Promise<Uint8Array>;
+}
+
+/** A reader over bytes in memory (copies each part, as a file reader gives each its own buffer). */
+export function bytesReader(file: Uint8Array): CacheReader {
+  return { size: file.length, read: (at, length) => Promise.resolve(file.slice(at, at + length)) };
+}
+
+/**
+ * The index a cache file holds, or `undefined` when the file is not one of this format and key (a stale or
+ * damaged cache is rebuilt, never trusted). Each array is read into its own buffer; the pattern pickles' buffer
+ * goes once RDKit holds them.
+ */
+export async function readIndex(
+  reader: CacheReader,
   key: string,
-): { index: LibraryIndex; skipped: SkipReport } | undefined {
+): Promise<{ index: LibraryIndex; skipped: SkipReport } | undefined> {
   try {
-    if (new TextDecoder().decode(file.subarray(0, MAGIC.length)) !== MAGIC) return undefined;
-    const length = new DataView(file.buffer, file.byteOffset).getUint32(MAGIC.length, true);
-    const header = JSON.parse(
-      new TextDecoder().decode(file.subarray(MAGIC.length + 4, MAGIC.length + 4 + length)),
-    );
+    const head = await reader.read(0, MAGIC.length + 4);
+    if (
+      head.length < MAGIC.length + 4 || new TextDecoder().decode(head.subarray(0, MAGIC.length)) !== MAGIC
+    ) {
+      return undefined;
+    }
+    const length = new DataView(head.buffer, head.byteOffset).getUint32(MAGIC.length, true);
+    const header = JSON.parse(new TextDecoder().decode(await reader.read(MAGIC.length + 4, length)));
     if (header.format !== INDEX_FORMAT || header.key !== key) return undefined;
     const { count, textBytes } = header as Header;
     let at = pad4(MAGIC.length + 4 + length);
-    // Copies, so that the file's buffer is held by the pattern pickles alone and goes once RDKit has those.
-    const take = (n: number) => words(file.subarray(at, at += n * 4)).slice();
-    const bucketStart = take(FP_BITS + 2);
-    const positions = take(count);
-    const ecfp = take(count * FP_WORDS);
-    const patternEnds = take(count);
+    const part = async (n: number) => {
+      const bytes = await reader.read(at, n);
+      if (bytes.length !== n) throw new RangeError("cache file too short");
+      at += n;
+      return bytes;
+    };
+    const take = async (n: number) => words(await part(n * 4));
+    const bucketStart = await take(FP_BITS + 2);
+    const positions = await take(count);
+    const ecfp = await take(count * FP_WORDS);
+    const patternEnds = await take(count);
     const patternBytes = count === 0 ? 0 : patternEnds[count - 1]!;
-    if (at + patternBytes > file.length) return undefined;
-    const patterns = file.subarray(at, at + patternBytes);
-    at += pad4(patternBytes);
-    if (at + textBytes !== file.length || bucketStart[FP_BITS + 1] !== count) return undefined;
-    const text = new TextDecoder().decode(file.subarray(at)).split("\n");
+    const patterns = await part(patternBytes);
+    at = pad4(at);
+    if (at + textBytes !== reader.size || bucketStart[FP_BITS + 1] !== count) return undefined;
+    const text = new TextDecoder().decode(await part(textBytes)).split("\n");
     if (text.length !== 2 * count) return undefined;
     const index = {
       count,

@@ -7,7 +7,7 @@
 import { preview } from "../../errors.ts";
 import { rdkit } from "../rdkit.ts";
 import { buildIndex, type BuildOptions, type SkipReport } from "./build.ts";
-import { decodeIndex, encodeIndex, INDEX_FORMAT } from "./cache.ts";
+import { type CacheReader, encodeIndex, INDEX_FORMAT, readIndex } from "./cache.ts";
 import type { LibraryIndex } from "./index.ts";
 import { formatOf, sdRecords, smilesRecords } from "./records.ts";
 import { SubstructureShards } from "./shards.ts";
@@ -20,8 +20,14 @@ export interface LibraryIo {
   readonly hash: (path: string) => Promise<string>;
   /** The cache directory the platform's convention gives, if any. */
   readonly defaultCacheDir: () => string | undefined;
-  /** The cache file's bytes, or `undefined` when absent or unreadable. */
-  readonly readCache: (dir: string, name: string) => Promise<Uint8Array | undefined>;
+  /**
+   * The cache file to read by parts, or `undefined` when absent or unreadable; `done` is called once reading
+   * is over (the reader may hold the file open until then).
+   */
+  readonly readCache: (
+    dir: string,
+    name: string,
+  ) => Promise<(CacheReader & { done(): Promise<void> }) | undefined>;
   /** Writes the cache file whole or not at all; rejects with the reason when it cannot. */
   readonly writeCache: (dir: string, name: string, pieces: readonly Uint8Array[]) => Promise<void>;
 }
@@ -92,7 +98,7 @@ export async function loadLibrary(
   }.chemlib`;
   const dir = settings.cacheDir ?? io.defaultCacheDir();
   const cached = dir === undefined ? undefined : await io.readCache(dir, name);
-  const decoded = cached ? decodeIndex(cached, key) : undefined;
+  const decoded = cached ? await readIndex(cached, key).finally(() => cached.done()) : undefined;
   if (decoded) {
     log(`library: index read from ${join(dir!, name)} in ${seconds(now() - started)}`);
     return { path, skipped: decoded.skipped, ...split(decoded.index) };
