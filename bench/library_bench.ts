@@ -1,10 +1,11 @@
 /**
  * Compound libraries at scale, against RDKit's Python in the same run: a deterministic library of amides
  * (scripts/reference/library_bench.py: 1,000,000 by default), the first start's build time per molecule (two
- * workers building) beside Python's per core, the cached start (server start to the first library_search answer), the server's peak RSS
- * (process tree), similarity top-10 times beside DataStructs.BulkTanimotoSimilarity over the same prebuilt
- * fingerprints, substructure times, and result identity (top-10 ids and scores; substructure counts against
- * SubstructMatch). Heavy: about half an hour on two cores for a million, one core busy at a time.
+ * workers building) beside Python's per core, the cached start (server start to the first library_search
+ * answer), the server's peak RSS (process tree), similarity top-10 times beside
+ * DataStructs.BulkTanimotoSimilarity over the same prebuilt fingerprints, substructure times, and result
+ * identity (top-10 ids and scores; substructure counts against SubstructMatch). Heavy: the oracle alone takes
+ * about half an hour for a million on one core, the build about ten minutes on two.
  *
  * Run: npx deno run -A bench/library_bench.ts [--molecules N] [--dir DIR]
  */
