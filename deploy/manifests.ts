@@ -97,7 +97,8 @@ export const LIBRARY_ARGS = [
 /**
  * The Deployment serving `library_search` over a compound library: every replica mounts the same claim read-only
  * and reads the index the {@link libraryIndexJob} cached there (a replica that finds no matching cache builds the
- * index in memory and says so on stderr). Memory: about 1.1 GiB more for a million molecules.
+ * index in memory and says so on stderr). Memory for a million molecules: about 1.2 GiB settled, 2 GiB at the peak
+ * while RDKit's substructure libraries fill after the start, so the limit leaves room above that peak.
  */
 export function libraryDeployment(image = `${APP}:${VERSION}`): Deployment {
   const made = deployment(image);
@@ -105,7 +106,7 @@ export function libraryDeployment(image = `${APP}:${VERSION}`): Deployment {
   const container = pod.containers[0]!;
   container.args = [...LIBRARY_ARGS];
   container.volumeMounts = [{ name: "library", mountPath: LIBRARY_MOUNT, readOnly: true }];
-  container.resources = { requests: { cpu: "1", memory: "1536Mi" }, limits: { cpu: "2", memory: "2Gi" } };
+  container.resources = { requests: { cpu: "1", memory: "1536Mi" }, limits: { cpu: "2", memory: "3Gi" } };
   // An index built in memory (no cache yet) takes minutes for a million molecules: the start may take 10.
   container.startupProbe = { ...container.startupProbe, periodSeconds: 5, failureThreshold: 120 };
   pod.volumes = [{ name: "library", persistentVolumeClaim: { claimName: LIBRARY_CLAIM, readOnly: true } }];
@@ -132,7 +133,8 @@ export function libraryIndexJob(image = `${APP}:${VERSION}`): Job {
             image,
             command: ["/usr/local/bin/chem-mcp", ...LIBRARY_ARGS],
             volumeMounts: [{ name: "library", mountPath: LIBRARY_MOUNT }],
-            resources: { requests: { cpu: "1", memory: "1536Mi" }, limits: { cpu: "1", memory: "2Gi" } },
+            // Every tool worker builds a batch at once: two cores halve the build.
+            resources: { requests: { cpu: "1", memory: "1536Mi" }, limits: { cpu: "2", memory: "3Gi" } },
             securityContext: {
               allowPrivilegeEscalation: false,
               readOnlyRootFilesystem: true,
