@@ -32,8 +32,12 @@ test(skipName("four largest PNG grids: the tree returns within 1.5x of its idle 
   const client = new LineClient(child);
   try {
     const pid = child.pid!;
-    // Idle: both workers warm (one ordinary picture each way), nothing running.
-    for (let i = 0; i < 2; i++) await callDepict(client, { smiles: "CCO", format: "png" });
+    // Idle: both workers warm, nothing running. Pictures two at a time, twice, so that each worker has drawn one
+    // (one after the other, both could go to the first worker while the second, at a lower priority on a busy
+    // machine, is still loading RDKit: the idle figure then missed a worker).
+    for (let i = 0; i < 2; i++) {
+      await Promise.all([0, 1].map(() => callDepict(client, { smiles: "CCO", format: "png" })));
+    }
     const idle = await settledRssMiB(pid);
     const grid = DRUGS50.slice(0, 16).map((drug) => drug.smiles);
     for (let round = 0; round < 4; round++) {
