@@ -8,12 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../helpers/process.ts";
 import { loadTestRDKit } from "../helpers/rdkit.ts";
-import {
-  BATCH_MOLECULES,
-  buildIndex,
-  type ComputeBatch,
-  MAX_LEADING_FAILURES,
-} from "../../src/chem/library/build.ts";
+import { buildIndex, type ComputeBatch, MAX_LEADING_FAILURES } from "../../src/chem/library/build.ts";
 import { indexTexts } from "../../src/chem/library/entries.ts";
 import type { LibraryIndex } from "../../src/chem/library/index.ts";
 import { smilesRecords } from "../../src/chem/library/records.ts";
@@ -22,10 +17,11 @@ import { ChemError } from "../../src/errors.ts";
 await loadTestRDKit();
 
 const NCI = readFileSync(join(ROOT, "tests/data/library/nci400.smi"), "utf8").trim().split("\n");
-/** 3,208 lines: the NCI set eight times (ids made unique) and a few lines RDKit cannot read. */
-const LINES = Array.from({ length: 8 }, (_, k) => NCI.map((line) => `${line}_${k}`)).flat();
+/** 802 lines: the NCI set twice (ids made unique) and two lines RDKit cannot read; batches of 64 molecules. */
+const LINES = Array.from({ length: 2 }, (_, k) => NCI.map((line) => `${line}_${k}`)).flat();
 LINES.splice(5, 0, "C1CC broken");
-LINES.splice(2_000, 0, "N(C)(C)(C)(C)C valence");
+LINES.splice(500, 0, "N(C)(C)(C)(C)C valence");
+const BATCH = 64;
 const FILE = new TextEncoder().encode(LINES.join("\n") + "\n");
 
 async function* chunks(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
@@ -33,7 +29,7 @@ async function* chunks(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
 }
 
 const build = (compute?: ComputeBatch, parallel?: number, maxMolecules?: number) =>
-  buildIndex(smilesRecords(chunks(FILE)), { compute, parallel, maxMolecules });
+  buildIndex(smilesRecords(chunks(FILE)), { compute, parallel, maxMolecules, batchMolecules: BATCH });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -51,7 +47,7 @@ function assertSameIndex(a: LibraryIndex, b: LibraryIndex): void {
 const inPlace = await build();
 
 test("the file makes several batches, and the in-place build skips the two bad lines", () => {
-  assert.ok(inPlace.index.count > 2 * BATCH_MOLECULES, String(inPlace.index.count));
+  assert.ok(inPlace.index.count > 10 * BATCH, String(inPlace.index.count));
   assert.equal(inPlace.skipped.count, LINES.length - inPlace.index.count);
   assert.ok(inPlace.skipped.first.some((line) => /broken|unclosed ring/.test(line)));
 });
@@ -72,18 +68,18 @@ test("three workers finishing in any order build the same index", async () => {
   assertSameIndex(built.index, inPlace.index);
   assert.deepEqual(built.skipped, inPlace.skipped);
   assert.equal(most, 3, "three batches computed at once");
-  assert.equal(calls, Math.ceil((LINES.length - 0) / BATCH_MOLECULES));
+  assert.equal(calls, Math.ceil(LINES.length / BATCH), "one call per batch of molecule records");
 });
 
 test("a batch whose worker dies is redone one molecule at a time; the molecule that kills it is skipped", async () => {
-  const deadly = LINES[1_500]!.split(/\s+/)[0]!;
+  const deadly = LINES[300]!.split(/\s+/)[0]!;
   const compute: ComputeBatch = (texts) =>
     texts.includes(deadly)
       ? Promise.reject(new Error("the worker died"))
       : Promise.resolve(indexTexts(texts));
   const built = await build(compute, 2);
   const lost = LINES.filter((line) => line.split(/\s+/)[0] === deadly).map((line) => line.split(/\s+/)[1]!);
-  assert.equal(lost.length, 8, "the NCI line's eight copies");
+  assert.equal(lost.length, 2, "the NCI line's two copies");
   assert.deepEqual(built.index.ids, inPlace.index.ids.filter((id) => !lost.includes(id)));
   assert.equal(built.skipped.count, inPlace.skipped.count + lost.length);
 });
@@ -100,12 +96,16 @@ test("a busy pool is asked again, and the index is the same", async () => {
 
 test("reading stops at the most molecules, and after the leading failures, with batches in flight", async () => {
   const compute: ComputeBatch = (texts) => Promise.resolve(indexTexts(texts));
-  const capped = await build(compute, 3, 1_500);
-  assert.equal(capped.index.count, 1_500);
-  assert.deepEqual(capped.index.ids, inPlace.index.ids.slice(0, 1_500));
-  assert.match(capped.skipped.stoppedAt!, /1,500 molecules read/);
+  const capped = await build(compute, 3, 300);
+  assert.equal(capped.index.count, 300);
+  assert.deepEqual(capped.index.ids, inPlace.index.ids.slice(0, 300));
+  assert.match(capped.skipped.stoppedAt!, /300 molecules read/);
   const garbage = new TextEncoder().encode("C1CC x\n".repeat(MAX_LEADING_FAILURES + 3_000));
-  const failed = await buildIndex(smilesRecords(chunks(garbage)), { compute, parallel: 3 });
+  const failed = await buildIndex(smilesRecords(chunks(garbage)), {
+    compute,
+    parallel: 3,
+    batchMolecules: BATCH,
+  });
   assert.equal(failed.index.count, 0);
   assert.equal(failed.skipped.count, MAX_LEADING_FAILURES);
   assert.match(failed.skipped.stoppedAt!, /after 10,000 unreadable records and no molecule/);

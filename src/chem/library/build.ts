@@ -54,6 +54,8 @@ export interface BuildOptions {
   readonly compute?: ComputeBatch;
   /** Batches computed at once (the tool workers' number). */
   readonly parallel?: number;
+  /** Molecules per batch (default {@link BATCH_MOLECULES}; tests make small batches of small files). */
+  readonly batchMolecules?: number;
 }
 
 /** A batch of records read, and its entries to come. */
@@ -72,6 +74,7 @@ export async function buildIndex(
 ): Promise<{ index: LibraryIndex; skipped: SkipReport }> {
   const compute = options.compute ?? ((texts) => Promise.resolve(indexTexts(texts)));
   const parallel = Math.max(1, options.parallel ?? 1);
+  const batchMolecules = options.batchMolecules ?? BATCH_MOLECULES;
   const adder = new Adder(options);
   const pending: Pending[] = [];
   let batch: LibraryRecord[] = [];
@@ -84,7 +87,7 @@ export async function buildIndex(
   };
   for await (const record of records) {
     batch.push(record);
-    if (record.kind === "molecule" && ++molecules === BATCH_MOLECULES) send();
+    if (record.kind === "molecule" && ++molecules === batchMolecules) send();
     // The oldest batch is added once as many are computing as there are workers: memory stays bounded.
     while (pending.length >= parallel && !adder.stopped) await adder.add(pending.shift()!);
     if (adder.stopped) break;
