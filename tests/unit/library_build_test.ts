@@ -29,7 +29,13 @@ async function* chunks(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
 }
 
 const build = (compute?: ComputeBatch, parallel?: number, maxMolecules?: number) =>
-  buildIndex(smilesRecords(chunks(FILE)), { compute, parallel, maxMolecules, batchMolecules: BATCH });
+  buildIndex(smilesRecords(chunks(FILE)), {
+    compute,
+    parallel,
+    maxMolecules,
+    batchMolecules: BATCH,
+    retryMs: 1,
+  });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -75,7 +81,9 @@ test("a batch whose worker dies is redone one molecule at a time; the molecule t
   const deadly = LINES[300]!.split(/\s+/)[0]!;
   const compute: ComputeBatch = (texts) =>
     texts.includes(deadly)
-      ? Promise.reject(new Error("the worker died"))
+      ? Promise.reject(
+        new ChemError("UNSUPPORTED_MOLECULE", "RDKit failed on this input; its worker was replaced"),
+      )
       : Promise.resolve(indexTexts(texts));
   const built = await build(compute, 2);
   const lost = LINES.filter((line) => line.split(/\s+/)[0] === deadly).map((line) => line.split(/\s+/)[1]!);
@@ -109,4 +117,23 @@ test("reading stops at the most molecules, and after the leading failures, with 
   assert.equal(failed.index.count, 0);
   assert.equal(failed.skipped.count, MAX_LEADING_FAILURES);
   assert.match(failed.skipped.stoppedAt!, /after 10,000 unreadable records and no molecule/);
+});
+
+test("a pool that cannot start a worker, or stays busy, is left: the rest is built in place", async () => {
+  let calls = 0;
+  const broken: ComputeBatch = () => {
+    calls++;
+    return Promise.reject(new Error("the worker entry is missing"));
+  };
+  assertSameIndex((await build(broken, 2)).index, inPlace.index);
+  assert.ok(calls <= 2, `asked ${calls} times`);
+  calls = 0;
+  const busy: ComputeBatch = () => {
+    calls++;
+    return Promise.reject(
+      new ChemError("SERVER_BUSY", "A tool worker could not start; retry in a few seconds."),
+    );
+  };
+  assertSameIndex((await build(busy, 2)).index, inPlace.index);
+  assert.ok(calls <= 60, `asked ${calls} times, not once per molecule`);
 });

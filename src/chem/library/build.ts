@@ -56,6 +56,8 @@ export interface BuildOptions {
   readonly parallel?: number;
   /** Molecules per batch (default {@link BATCH_MOLECULES}; tests make small batches of small files). */
   readonly batchMolecules?: number;
+  /** Wait before a busy pool is asked again, ms (default 1,000). */
+  readonly retryMs?: number;
 }
 
 /** A batch of records read, and its entries to come. */
@@ -72,7 +74,7 @@ export async function buildIndex(
   records: AsyncIterable<LibraryRecord>,
   options: BuildOptions = {},
 ): Promise<{ index: LibraryIndex; skipped: SkipReport }> {
-  const compute = options.compute ?? ((texts) => Promise.resolve(indexTexts(texts)));
+  const place = new BatchPlace(options.compute, options.retryMs ?? 1_000);
   const parallel = Math.max(1, options.parallel ?? 1);
   const batchMolecules = options.batchMolecules ?? BATCH_MOLECULES;
   const adder = new Adder(options);
@@ -81,7 +83,7 @@ export async function buildIndex(
   let molecules = 0;
   const send = () => {
     const texts = batch.flatMap((record) => record.kind === "molecule" ? [record.text] : []);
-    pending.push({ records: batch, batch: computeBatch(compute, texts) });
+    pending.push({ records: batch, batch: place.entries(texts) });
     batch = [];
     molecules = 0;
   };
@@ -101,29 +103,49 @@ export async function buildIndex(
 }
 
 /**
- * A batch's entries from `compute`. A pool that says it is busy is asked again a second later; a batch that fails
- * otherwise (its worker died on one of its molecules) is computed again one molecule at a time, and a molecule
- * that fails alone is skipped with the reason.
+ * Where a build's batches are computed: by `compute` (the tool workers) while it works. A pool that says it is
+ * busy is asked again `retryMs` later; a batch whose worker died on one of its molecules is computed again a
+ * molecule at a time there, and a molecule that fails alone is skipped with the reason. A pool that stays busy or
+ * fails otherwise (a worker that cannot start) is left for good: the rest is built in place, as without workers.
  */
-async function computeBatch(compute: ComputeBatch, texts: readonly string[]): Promise<EntryBatch> {
-  for (let attempt = 1;; attempt++) {
-    try {
-      return await compute(texts);
-    } catch (error) {
-      if (error instanceof ChemError && error.code === "SERVER_BUSY" && attempt < BUSY_ATTEMPTS) {
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-        continue;
+class BatchPlace {
+  readonly #compute: ComputeBatch | undefined;
+  readonly #retryMs: number;
+  #inPlace: boolean;
+
+  constructor(compute: ComputeBatch | undefined, retryMs: number) {
+    this.#compute = compute;
+    this.#retryMs = retryMs;
+    this.#inPlace = compute === undefined;
+  }
+
+  async entries(texts: readonly string[]): Promise<EntryBatch> {
+    for (let attempt = 1; !this.#inPlace; attempt++) {
+      try {
+        return await this.#compute!(texts);
+      } catch (error) {
+        const code = error instanceof ChemError ? error.code : undefined;
+        if (code === "SERVER_BUSY" && attempt < BUSY_ATTEMPTS) {
+          await new Promise((resolve) => setTimeout(resolve, this.#retryMs));
+        } else if (code === "UNSUPPORTED_MOLECULE") {
+          return texts.length === 1 ? failed(error) : await this.#oneByOne(texts);
+        } else {
+          this.#inPlace = true;
+        }
       }
-      if (texts.length === 1) return failed(error);
-      const each: EntryBatch[] = [];
-      for (const text of texts) each.push(await computeBatch(compute, [text]));
-      return mergeBatches(each);
     }
+    return indexTexts(texts);
+  }
+
+  async #oneByOne(texts: readonly string[]): Promise<EntryBatch> {
+    const each: EntryBatch[] = [];
+    for (const text of texts) each.push(await this.entries([text]));
+    return mergeBatches(each);
   }
 }
 
-/** Times a batch is offered to a busy pool, a second apart, before its molecules go one at a time. */
-const BUSY_ATTEMPTS = 60;
+/** Times a batch is offered to a busy pool, `retryMs` apart, before the build goes on in place. */
+const BUSY_ATTEMPTS = 30;
 
 function failed(error: unknown): EntryBatch {
   const reason = `RDKit failed on it (${error instanceof Error ? error.message : String(error)})`;
