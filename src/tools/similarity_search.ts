@@ -144,7 +144,7 @@ function searchPart(
   start: number,
   threshold: number,
   topK: number,
-) {
+): Part {
   const found = searchLibrary(query, library, threshold, MAX_SKIPPED_LISTED);
   return {
     best: found.hits.slice(0, topK).map((hit): [number, number] => [hit.index + start, hit.score]),
