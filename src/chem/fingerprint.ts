@@ -109,8 +109,18 @@ export interface Similarity {
  * ```
  */
 export function tanimoto(smilesA: string, smilesB: string): Similarity {
-  const a = recentFingerprint(smilesA);
-  const b = recentFingerprint(smilesB);
+  return similarityOf(recentFingerprint(smilesA), recentFingerprint(smilesB));
+}
+
+/**
+ * {@link tanimoto}'s answer for two ECFP4 fingerprints already computed (a list's query is fingerprinted once).
+ *
+ * @example
+ * ```ts
+ * similarityOf(ecfp4Of("CCO"), ecfp4Of("CCO")).similarity; // 1
+ * ```
+ */
+export function similarityOf(a: Uint8Array, b: Uint8Array): Similarity {
   let common = 0;
   for (let i = 0; i < a.length; i++) common += BIT_COUNT[a[i]! & b[i]!]!;
   return { similarity: tanimotoBytes(a, b), common_bits: common, bits_a: popcount(a), bits_b: popcount(b) };

@@ -6,7 +6,7 @@
  * @module
  */
 import { ChemError } from "../errors.ts";
-import { ecfp4Of, popcount, type Similarity, tanimotoBytes } from "./fingerprint.ts";
+import { ecfp4Of, tanimotoBytes } from "./fingerprint.ts";
 
 /** One hit of a similarity search. */
 export interface SimilarityHit {
@@ -104,24 +104,4 @@ function fingerprint(field: string, smiles: string): Uint8Array {
     if (!(error instanceof ChemError)) throw error;
     throw new ChemError(error.code, `${field}: ${error.message}`, { ...error.details, field });
   }
-}
-
-/** ECFP4 bytes of a query molecule, computed once and compared with many by {@link similarityTo}. */
-export function queryFingerprint(smiles: string): Uint8Array {
-  return ecfp4Of(smiles);
-}
-
-/**
- * Tanimoto similarity of a query's fingerprint `a` to `smiles`, as `tanimoto(query, smiles)` of
- * src/chem/fingerprint.ts answers it.
- */
-export function similarityTo(a: Uint8Array, smiles: string): Similarity {
-  const b = ecfp4Of(smiles);
-  const both = a.map((x, i) => x & b[i]!);
-  return {
-    similarity: tanimotoBytes(a, b),
-    common_bits: popcount(both),
-    bits_a: popcount(a),
-    bits_b: popcount(b),
-  };
 }

@@ -1,6 +1,5 @@
 import * as v from "valibot";
-import { ECFP4_METHOD, tanimoto } from "../chem/fingerprint.ts";
-import { queryFingerprint, similarityTo } from "../chem/similarity.ts";
+import { ECFP4_METHOD, ecfp4Of, similarityOf, tanimoto } from "../chem/fingerprint.ts";
 import { count, smilesArg } from "./common.ts";
 import { defineTool, LOCAL_COMPUTATION } from "./tool.ts";
 import { textsCost } from "./placement.ts";
@@ -34,8 +33,13 @@ export const tanimotoTool = defineTool({
     shared: ["bits_a"],
     // The query's fingerprint is computed once for the whole list, not once per molecule.
     prepare: ({ smiles_a }) => {
-      const a = queryFingerprint(smiles_a as string);
-      return (smiles_b) => ({ smiles_a, smiles_b, ...similarityTo(a, smiles_b), method: ECFP4_METHOD });
+      const a = ecfp4Of(smiles_a as string);
+      return (smiles_b) => ({
+        smiles_a,
+        smiles_b,
+        ...similarityOf(a, ecfp4Of(smiles_b)),
+        method: ECFP4_METHOD,
+      });
     },
   },
   run: ({ smiles_a, smiles_b }) => ({
