@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { bridgeBonds } from "../bridges.ts";
 import type { Mol } from "../rdkit.ts";
 import type { RdkitJsonDoc } from "../rdkit_json.ts";
 
@@ -143,11 +144,15 @@ export function graphFromJson(json: string): MolGraph {
     };
   });
   const neighbors: number[][] = atoms.map(() => []);
-  for (const bond of bonds) {
+  const incident: [number, number][][] = atoms.map(() => []);
+  bonds.forEach((bond, k) => {
     neighbors[bond.a]!.push(bond.b);
     neighbors[bond.b]!.push(bond.a);
-  }
-  markRingBonds(bonds, neighbors);
+    incident[bond.a]!.push([bond.b, k]);
+    incident[bond.b]!.push([bond.a, k]);
+  });
+  const bridge = bridgeBonds(incident, bonds.length);
+  bonds.forEach((bond, k) => (bond.inRing = !bridge[k]));
   return {
     atoms,
     bonds,
@@ -155,41 +160,6 @@ export function graphFromJson(json: string): MolGraph {
     rings: ext.atomRings ?? [],
     heavyAtomCount: atoms.filter((a) => a.z !== 1).length,
   };
-}
-
-/** Flags every bond that is not a bridge (Tarjan's low-link, iterative so deep chains cannot overflow the stack). */
-function markRingBonds(bonds: GraphBond[], neighbors: readonly number[][]): void {
-  const n = neighbors.length;
-  const order = new Int32Array(n).fill(-1);
-  const low = new Int32Array(n);
-  const bridges = new Set<string>();
-  let counter = 0;
-  for (let root = 0; root < n; root++) {
-    if (order[root] !== -1) continue;
-    const stack: { v: number; parent: number; next: number }[] = [{ v: root, parent: -1, next: 0 }];
-    order[root] = low[root] = counter++;
-    while (stack.length > 0) {
-      const frame = stack[stack.length - 1]!;
-      const list = neighbors[frame.v]!;
-      if (frame.next < list.length) {
-        const w = list[frame.next++]!;
-        if (w === frame.parent) continue;
-        if (order[w] === -1) {
-          order[w] = low[w] = counter++;
-          stack.push({ v: w, parent: frame.v, next: 0 });
-        } else {
-          low[frame.v] = Math.min(low[frame.v]!, order[w]!);
-        }
-      } else {
-        stack.pop();
-        if (frame.parent >= 0) {
-          low[frame.parent] = Math.min(low[frame.parent]!, low[frame.v]!);
-          if (low[frame.v]! > order[frame.parent]!) bridges.add(pairKey(frame.parent, frame.v));
-        }
-      }
-    }
-  }
-  for (const bond of bonds) bond.inRing = !bridges.has(pairKey(bond.a, bond.b));
 }
 
 /**

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { bridgeBonds } from "../bridges.ts";
 
 /** Aromatic n, o and s as bits of a class. */
 const AROMATIC_BITS: Readonly<Record<string, number>> = { n: 1, o: 2, s: 4 };
@@ -139,45 +140,12 @@ function fusionAtoms(graph: TextGraph): number {
     neighbours[a]!.push([b, k]);
     neighbours[b]!.push([a, k]);
   });
-  const bridge = bridges(neighbours, graph.bonds.length);
+  const bridge = bridgeBonds(neighbours, graph.bonds.length);
   let count = 0;
   for (let a = 0; a < n && count < MAX_FUSION; a++) {
     if (neighbours[a]!.filter(([, k]) => !bridge[k]).length >= 3) count++;
   }
   return count;
-}
-
-/** Which bonds are bridges (on no cycle): Tarjan's low links, iteratively so a long chain cannot overflow. */
-function bridges(neighbours: readonly [number, number][][], bondCount: number): boolean[] {
-  const n = neighbours.length;
-  const order = new Int32Array(n).fill(-1);
-  const low = new Int32Array(n);
-  const bridge = new Array<boolean>(bondCount).fill(false);
-  let time = 0;
-  for (let root = 0; root < n; root++) {
-    if (order[root] !== -1) continue;
-    const stack: { atom: number; via: number; next: number }[] = [{ atom: root, via: -1, next: 0 }];
-    order[root] = low[root] = time++;
-    while (stack.length > 0) {
-      const top = stack.at(-1)!;
-      const edges = neighbours[top.atom]!;
-      if (top.next < edges.length) {
-        const [to, k] = edges[top.next++]!;
-        if (k === top.via) continue;
-        if (order[to] === -1) {
-          order[to] = low[to] = time++;
-          stack.push({ atom: to, via: k, next: 0 });
-        } else low[top.atom] = Math.min(low[top.atom]!, order[to]!);
-        continue;
-      }
-      stack.pop();
-      const parent = stack.at(-1);
-      if (!parent) continue;
-      low[parent.atom] = Math.min(low[parent.atom]!, low[top.atom]!);
-      if (low[top.atom]! > order[parent.atom]!) bridge[top.via] = true;
-    }
-  }
-  return bridge;
 }
 
 /**
