@@ -26,7 +26,7 @@ import {
   planCall,
   type PlanOptions,
 } from "../tools/placement.ts";
-import type { Tool } from "../tools/tool.ts";
+import { type LazySignal, signalOf, type Tool } from "../tools/tool.ts";
 import { rdkitRefusal } from "../chem/rdkit_errors.ts";
 import type { SpawnWorker } from "./messages.ts";
 import { type CallOutcome, describe, rdkitFailed, trusted, unwrap } from "./outcome.ts";
@@ -162,11 +162,11 @@ export class IsolatedRunner {
   async run(
     tool: Tool,
     args: Record<string, unknown>,
-    lazySignal?: AbortSignal | (() => AbortSignal),
+    lazySignal?: LazySignal,
   ): Promise<unknown> {
     const planned = this.plan(tool, args);
     if (planned.where === "in_place") return await this.#runInPlace(tool, args);
-    const signal = typeof lazySignal === "function" ? lazySignal() : lazySignal;
+    const signal = signalOf(lazySignal);
     if (signal?.aborted) throw new CancelledError();
     const pool = this.#pool;
     const arrived = pool.clock.now();

@@ -6,7 +6,7 @@
  */
 import * as v from "valibot";
 import { CancelledError, ChemError, preview, ProtocolError } from "../errors.ts";
-import type { Tool } from "../tools/tool.ts";
+import { type LazySignal, signalOf, type Tool } from "../tools/tool.ts";
 import type { ToolDescriptor, ToolRegistry } from "../tools/registry.ts";
 import { type Dialect, METHODS, type PinState, resolveDialect } from "./dialect.ts";
 import { argumentError, formatIssues } from "./arguments.ts";
@@ -50,13 +50,6 @@ export interface ServerOptions {
   /** Workers behind `runTool`: a `batch` call keeps at most this many chunks in flight (default 1). */
   readonly workers?: number;
 }
-
-/**
- * A request's abort signal, or the function that makes it on first use: a call run in place never needs one, so
- * a runner asks for it only when the call goes to a worker (an `AbortController` per request was 2–4% of the
- * protocol thread's time).
- */
-export type LazySignal = AbortSignal | (() => AbortSignal);
 
 /** How a connection may be pinned: stdio allows both dialects, HTTP the modern one only. */
 export type ConnectionMode = "both" | "modern-only";
@@ -189,7 +182,7 @@ export class McpServer {
       args,
       run,
       this.#options.workers ?? 1,
-      typeof signal === "function" ? signal() : signal,
+      signalOf(signal),
     );
   }
 

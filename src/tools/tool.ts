@@ -26,6 +26,18 @@ export interface ToolAnnotations {
   readonly openWorldHint: boolean;
 }
 
+/**
+ * A request's abort signal, or the function that makes it on first use: a call run in place never needs one, so
+ * only a call that goes to a worker asks for it (an `AbortController` per request was 2–4% of the protocol
+ * thread's time).
+ */
+export type LazySignal = AbortSignal | (() => AbortSignal);
+
+/** The signal of a {@link LazySignal}, made now if it was deferred. */
+export function signalOf(signal: LazySignal | undefined): AbortSignal | undefined {
+  return typeof signal === "function" ? signal() : signal;
+}
+
 /** A pure computation on its arguments: reads nothing outside the process, changes nothing. */
 export const LOCAL_COMPUTATION: ToolAnnotations = {
   readOnlyHint: true,
