@@ -12,7 +12,7 @@
  */
 import type { Mol } from "@rdkit/rdkit";
 import { ChemError, preview } from "../errors.ts";
-import { checkSize, MAX_HEAVY_ATOMS, rdkit, withMol } from "./rdkit.ts";
+import { MAX_HEAVY_ATOMS, rdkit, withinSize, withMol } from "./rdkit.ts";
 import { costRefusal, molBlockCost } from "./cost.ts";
 import { molInchi } from "./represent.ts";
 
@@ -184,14 +184,11 @@ function parseMolBlock(block: string): Mol {
         "bond atom numbers) and valences.",
     );
   }
-  try {
-    if (mol.get_num_atoms() === 0) throw new ChemError("INVALID_MOLBLOCK", "The MOL block has no atoms.");
-    checkSize(mol, MAX_HEAVY_ATOMS);
-  } catch (error) {
+  if (mol.get_num_atoms() === 0) {
     mol.delete();
-    throw error;
+    throw new ChemError("INVALID_MOLBLOCK", "The MOL block has no atoms.");
   }
-  return mol;
+  return withinSize(mol, MAX_HEAVY_ATOMS);
 }
 
 /**

@@ -166,16 +166,20 @@ export function rdkit(): MainModule {
   return loaded;
 }
 
-/** Heavy-atom limit check shared by every parser entry point (SMILES here, MOL blocks in convert.ts). */
-export function checkSize(mol: Mol, maxHeavyAtoms: number): void {
+/**
+ * `mol` when it has at most `maxHeavyAtoms` heavy atoms; otherwise frees it and throws `MOLECULE_TOO_LARGE`. The
+ * one size check of every parser (SMILES here, MOL blocks in convert.ts and the library's SD records), which hand
+ * over a molecule only once it passed.
+ */
+export function withinSize(mol: Mol, maxHeavyAtoms: number): Mol {
   const heavy = mol.get_num_atoms(true);
-  if (heavy > maxHeavyAtoms) {
-    throw new ChemError(
-      "MOLECULE_TOO_LARGE",
-      `Molecule has ${heavy} heavy atoms; this tool accepts at most ${maxHeavyAtoms}.`,
-      { heavy_atoms: heavy, limit: maxHeavyAtoms },
-    );
-  }
+  if (heavy <= maxHeavyAtoms) return mol;
+  mol.delete();
+  throw new ChemError(
+    "MOLECULE_TOO_LARGE",
+    `Molecule has ${heavy} heavy atoms; this tool accepts at most ${maxHeavyAtoms}.`,
+    { heavy_atoms: heavy, limit: maxHeavyAtoms },
+  );
 }
 
 /** A hydrogen atom written in a SMILES (`[H]`, `[2H]`, `[H+]`), not a bracket atom's hydrogen count (`[nH]`). */
@@ -253,13 +257,7 @@ export function parseSmiles(
       { smiles: preview(text), ...(reason ? { reason } : {}) },
     );
   }
-  try {
-    checkSize(mol, maxHeavyAtoms);
-  } catch (error) {
-    mol.delete();
-    throw error;
-  }
-  return mol;
+  return withinSize(mol, maxHeavyAtoms);
 }
 
 /**

@@ -11,13 +11,13 @@ import { ChemError } from "../../errors.ts";
 import { isLight, LIGHT_MAX_ATOMS, molBlockCost, textCost } from "../cost.ts";
 import { ECFP4_BITS, ecfp4Bytes } from "../fingerprint.ts";
 import {
-  checkSize,
   MAX_HEAVY_ATOMS,
   type Mol,
   parseSmiles,
   rdkit,
   type RDKitModule,
   rdkitReason,
+  withinSize,
 } from "../rdkit.ts";
 
 /** Bytes of one ECFP4 in a batch. */
@@ -173,11 +173,5 @@ function parseMolBlock(block: string): Mol {
       `RDKit could not read the MOL block: ${rdkitReason() ?? "malformed"}`,
     );
   }
-  try {
-    checkSize(mol, LIGHT_MAX_ATOMS);
-  } catch (error) {
-    mol.delete();
-    throw error;
-  }
-  return mol;
+  return withinSize(mol, LIGHT_MAX_ATOMS);
 }
