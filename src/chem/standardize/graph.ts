@@ -47,6 +47,28 @@ export interface Graph {
   bonds: GBond[];
 }
 
+/**
+ * A copy of a graph whose atoms and bonds can be changed without touching the original. A bond's `extra` is
+ * copied one level deep: its fields are replaced, never changed in place.
+ */
+export function cloneGraph(g: Graph): Graph {
+  return {
+    atoms: g.atoms.map((a) => ({ ...a })),
+    bonds: g.bonds.map((b) => ({ ...b, extra: { ...b.extra } })),
+  };
+}
+
+/**
+ * The index of each bond by its two atoms, in either order (`a * atoms + b`): tautomers share one bond list,
+ * only orders and hydrogens change, so one table serves all of them.
+ */
+export function bondIndex(g: Graph): Map<number, number> {
+  const n = g.atoms.length;
+  const index = new Map<number, number>();
+  g.bonds.forEach((bond, i) => index.set(bond.a * n + bond.b, i).set(bond.b * n + bond.a, i));
+  return index;
+}
+
 /** Reads an RDKit molecule; `fixedHs` marks the atoms whose hydrogen count RDKit keeps as written. */
 export function readGraph(mol: Mol, fixedHs?: readonly boolean[]): Graph {
   return graphOfJson(mol.get_json(), fixedHs).graph;
@@ -111,7 +133,8 @@ export function buildMol(g: Graph): Mol {
   return buildMolFromJson(graphJson(g));
 }
 
-function buildMolFromJson(json: string): Mol {
+/** {@link buildMol} of a graph's rdkitjson text (see {@link graphJson}). */
+export function buildMolFromJson(json: string): Mol {
   const mol = rdkit().get_mol(json, READ_OPTIONS);
   if (!mol || !mol.is_valid()) {
     mol?.delete();

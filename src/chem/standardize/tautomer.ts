@@ -10,7 +10,16 @@
 import { ChemError } from "../../errors.ts";
 import { TAUTOMER_SCORE_TERMS, TAUTOMER_TRANSFORMS } from "../data/tautomer_rules.ts";
 import { type Mol, rdkit } from "../rdkit.ts";
-import { buildMol, type Graph, graphJson, graphOfJson, matchAll, molFor } from "./graph.ts";
+import {
+  bondIndex,
+  buildMolFromJson,
+  cloneGraph,
+  type Graph,
+  graphJson,
+  graphOfJson,
+  matchAll,
+  molFor,
+} from "./graph.ts";
 
 /** RDKit's default limits. */
 export const MAX_TAUTOMERS = 1000;
@@ -86,6 +95,13 @@ function aromaticBondsOf(mol: Mol): Set<number> {
 interface Enumeration {
   input: Graph;
   inputAromaticBonds: Set<number>;
+  /** Bond index by atom pair (see {@link bondIndex}), the same for every tautomer. */
+  bonds: Map<number, number>;
+  /**
+   * The canonical SMILES each graph written so far gave (null: RDKit refused it), by its rdkitjson text: most
+   * matches remake a tautomer already made, and its text says so before RDKit sanitises it again.
+   */
+  made: Map<string, string | null>;
   tautomers: Map<string, Tautomer>;
   modifiedAtoms: Set<number>;
   modifiedBonds: Set<number>;
@@ -121,7 +137,8 @@ function applyMatch(
   match: number[],
   e: Enumeration,
 ): [string, Graph, Set<number>] | undefined {
-  const g: Graph = structuredClone(t.kekule);
+  const g = cloneGraph(t.kekule);
+  const n = g.atoms.length;
   const firstIdx = match[0]!;
   const lastIdx = match.at(-1)!;
   const first = g.atoms[firstIdx]!;
@@ -132,30 +149,39 @@ function applyMatch(
   transform.bonds.forEach(([qa, qb], k) => {
     const a = match[qa]!;
     const b = match[qb]!;
-    const index = g.bonds.findIndex((x) => (x.a === a && x.b === b) || (x.a === b && x.b === a));
-    const bond = g.bonds[index];
+    const index = e.bonds.get(a * n + b);
+    const bond = index === undefined ? undefined : g.bonds[index];
     if (!bond) return;
     if (transform.bondTypes.length > 0) bond.bo = transform.bondTypes[k] ?? bond.bo;
     else if (bond.bo === 1) bond.bo = 2;
     else if (bond.bo === 2) bond.bo = 1;
-    e.modifiedBonds.add(index);
+    e.modifiedBonds.add(index!);
   });
   transform.charges.forEach((c, k) => {
     const atom = g.atoms[match[k] ?? -1];
     if (atom) atom.chg += c;
   });
   stripStereo(g, e);
+  const json = graphJson(g);
+  const known = e.made.get(json);
+  // A graph met before gives what it gave then: nothing new unless its tautomer was since re-keyed.
+  if (known === null || (known !== undefined && e.tautomers.has(known))) return undefined;
   let mol: Mol;
   try {
-    mol = buildMol(g);
-  } catch {
+    mol = buildMolFromJson(json);
+  } catch (error) {
+    // RDKit refusing to sanitise a tautomer ends that branch; anything else is a fault of ours.
+    if (!(error instanceof ChemError)) throw error;
+    e.made.set(json, null);
     return undefined;
   }
   try {
     const { graph: product, aromaticBonds } = graphOfJson(mol.get_json());
     product.atoms.forEach((a, i) => (a.stereo = g.atoms[i]?.stereo ?? a.stereo));
     product.bonds.forEach((b, i) => (b.extra = g.bonds[i]?.extra ?? b.extra));
-    return [mol.get_smiles(), product, aromaticBonds];
+    const smiles = mol.get_smiles();
+    e.made.set(json, smiles);
+    return [smiles, product, aromaticBonds];
   } finally {
     mol.delete();
   }
@@ -241,7 +267,7 @@ function restripOlder(e: Enumeration): void {
 }
 
 /** RDKit's tautomer score of one sanitised tautomer. */
-function score(g: Graph, aromaticBonds: ReadonlySet<number>): number {
+function score(g: Graph, aromaticBonds: ReadonlySet<number>, bonds: ReadonlyMap<number, number>): number {
   const mol = molFor(g);
   let total = 0;
   const doc = JSON.parse(mol.get_json()) as { molecules: { extensions?: { atomRings?: number[][] }[] }[] };
@@ -251,8 +277,8 @@ function score(g: Graph, aromaticBonds: ReadonlySet<number>): number {
     let allCarbon = true;
     ring.forEach((a, k) => {
       const b = ring[(k + 1) % ring.length]!;
-      const index = g.bonds.findIndex((x) => (x.a === a && x.b === b) || (x.a === b && x.b === a));
-      if (!aromaticBonds.has(index)) allAromatic = false;
+      const index = bonds.get(a * g.atoms.length + b);
+      if (index === undefined || !aromaticBonds.has(index)) allAromatic = false;
       if (g.atoms[a]?.z !== 6 || g.atoms[b]?.z !== 6) allCarbon = false;
     });
     if (allAromatic) total += allCarbon ? 250 : 100;
@@ -269,8 +295,10 @@ export function canonicalTautomer(g: Graph, deadline: number): { graph: Graph; t
   const e: Enumeration = {
     input: g,
     inputAromaticBonds,
+    bonds: bondIndex(g),
+    made: new Map(),
     tautomers: new Map([[mol.get_smiles(), {
-      kekule: structuredClone(g),
+      kekule: cloneGraph(g),
       aromaticBonds: inputAromaticBonds,
       done: false,
       modifiedAtoms: 0,
@@ -293,7 +321,7 @@ export function canonicalTautomer(g: Graph, deadline: number): { graph: Graph; t
   let bestScore = Number.NEGATIVE_INFINITY;
   for (const entry of e.tautomers) {
     checkDeadline(e);
-    const s = score(entry[1].kekule, entry[1].aromaticBonds);
+    const s = score(entry[1].kekule, entry[1].aromaticBonds, e.bonds);
     if (s > bestScore || (s === bestScore && best && entry[0] < best[0])) {
       best = entry;
       bestScore = s;
