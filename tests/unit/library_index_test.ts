@@ -16,12 +16,14 @@ import {
   FP_WORDS,
   IndexBuilder,
   type LibraryIndex,
+  patternAt,
   popcount32,
+  SHARD_ROWS,
 } from "../../src/chem/library/index.ts";
 import { sdRecords, smilesRecords } from "../../src/chem/library/records.ts";
 import { similarityHits } from "../../src/chem/library/similarity.ts";
 import { substructureHits } from "../../src/chem/library/substructure.ts";
-import { SHARD_ROWS, SubstructureShards } from "../../src/chem/library/shards.ts";
+import { SubstructureShards } from "../../src/chem/library/shards.ts";
 import { ecfp4Of } from "../../src/chem/fingerprint.ts";
 import { libraryIo } from "../../src/runtime/library_io.ts";
 
@@ -193,20 +195,20 @@ test("the cache gives back the same index; another key, a damaged or truncated f
 /** The nci400 molecules repeated to `count` rows: enough for several shards, without building them. */
 function repeated(index: LibraryIndex, count: number): LibraryIndex {
   const ends: number[] = [];
-  const pieces: Uint8Array[] = [];
+  const pieces: Uint8Array[][] = [];
   let at = 0;
   for (let row = 0; row < count; row++) {
-    const i = row % index.count;
-    const piece = index.patterns.subarray(i === 0 ? 0 : index.patternEnds[i - 1]!, index.patternEnds[i]!);
-    pieces.push(piece);
-    ends.push(at += piece.length);
+    const pickle = patternAt(index.patterns, index.patternEnds, row % index.count);
+    if (row % SHARD_ROWS === 0) pieces.push([]);
+    pieces.at(-1)!.push(pickle);
+    ends.push(at += pickle.length);
   }
   return {
     ...index,
     count,
     ids: Array.from({ length: count }, (_, row) => `${row}`),
     smiles: Array.from({ length: count }, (_, row) => index.smiles[row % index.count]!),
-    patterns: concat(pieces),
+    patterns: pieces.map((piece) => concat(piece)),
     patternEnds: Uint32Array.from(ends),
   };
 }
@@ -271,3 +273,17 @@ function concat(pieces: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+test("pattern pickles are kept in one piece per shard, read back row by row and through the cache", async () => {
+  const builder = new IndexBuilder();
+  const rows = 2 * SHARD_ROWS + 5;
+  const pickle = (row: number) => Uint8Array.from({ length: 20 + (row % 37) }, (_, i) => (row * 7 + i) & 255);
+  for (let row = 0; row < rows; row++) builder.add(new Uint8Array(256), pickle(row), "C", `${row}`);
+  const index = builder.finish();
+  assert.deepEqual(index.patterns.map((piece) => piece.length > 0), [true, true, true]);
+  for (const row of [0, 1, SHARD_ROWS - 1, SHARD_ROWS, 2 * SHARD_ROWS + 4]) {
+    assert.deepEqual(patternAt(index.patterns, index.patternEnds, row), pickle(row), `row ${row}`);
+  }
+  const back = await readIndex(bytesReader(concat(encodeIndex(index, { count: 0, first: [] }, "k"))), "k");
+  assert.deepEqual(back?.index.patterns, index.patterns);
+});

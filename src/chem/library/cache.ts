@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { FP_BITS, FP_WORDS, type LibraryIndex, words } from "./index.ts";
+import { FP_BITS, FP_WORDS, type LibraryIndex, pieceLengths, words } from "./index.ts";
 import type { SkipReport } from "./build.ts";
 
 /** Version of the layout below; a change makes every older cache file a miss. */
@@ -24,6 +24,7 @@ interface Header {
 /** The cache file's bytes, in pieces to be written in order. */
 export function encodeIndex(index: LibraryIndex, skipped: SkipReport, key: string): Uint8Array[] {
   const text = new TextEncoder().encode([...index.smiles, ...index.ids].join("\n"));
+  const patternBytes = index.count === 0 ? 0 : index.patternEnds[index.count - 1]!;
   const header: Header = { format: INDEX_FORMAT, key, count: index.count, skipped, textBytes: text.length };
   const json = new TextEncoder().encode(JSON.stringify(header));
   const head = new Uint8Array(pad4(MAGIC.length + 4 + json.length));
@@ -37,8 +38,8 @@ export function encodeIndex(index: LibraryIndex, skipped: SkipReport, key: strin
     bytes(index.positions),
     bytes(index.ecfp),
     bytes(index.patternEnds),
-    index.patterns,
-    new Uint8Array(pad4(index.patterns.length) - index.patterns.length),
+    ...index.patterns,
+    new Uint8Array(pad4(patternBytes) - patternBytes),
     text,
   ];
 }
@@ -91,16 +92,15 @@ export async function readIndex(
     const positions = await take(count);
     const ecfp = await take(count * FP_WORDS);
     const patternEnds = await take(count);
-    const patternBytes = count === 0 ? 0 : patternEnds[count - 1]!;
-    const patterns = await part(patternBytes);
+    const patterns: Uint8Array[] = [];
+    for (const length of pieceLengths(patternEnds, count)) patterns.push(await part(length));
     at = pad4(at);
     if (at + textBytes !== reader.size || bucketStart[FP_BITS + 1] !== count) return undefined;
-    const text = new TextDecoder().decode(await part(textBytes)).split("\n");
-    if (text.length !== 2 * count) return undefined;
+    const lines = splitLines(await part(textBytes), count);
+    if (!lines) return undefined;
     const index = {
       count,
-      ids: text.slice(count),
-      smiles: text.slice(0, count),
+      ...lines,
       patterns,
       patternEnds,
       ecfp,
@@ -115,4 +115,20 @@ export async function readIndex(
 
 function pad4(n: number): number {
   return (n + 3) & ~3;
+}
+
+/**
+ * The SMILES and the ids of the cache's text, each decoded on its own: the runtime's substrings of one decoded
+ * text would keep all of it alive through the ids, long after the substructure shards let the SMILES go.
+ */
+function splitLines(bytes: Uint8Array, count: number): { smiles: string[]; ids: string[] } | undefined {
+  let cut = -1;
+  for (let n = 0; n < count; n++) {
+    cut = bytes.indexOf(10, cut + 1);
+    if (cut < 0) return undefined;
+  }
+  const decoder = new TextDecoder();
+  const smiles = decoder.decode(bytes.subarray(0, cut)).split("\n");
+  const ids = decoder.decode(bytes.subarray(cut + 1)).split("\n");
+  return smiles.length === count && ids.length === count ? { smiles, ids } : undefined;
 }

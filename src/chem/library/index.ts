@@ -14,6 +14,12 @@ export const FP_BITS = 2048;
 export const FP_WORDS = FP_BITS / 32;
 /** Rows per block while building (16 MiB of ECFP4 each), so no growing allocation is copied over and over. */
 export const BLOCK_ROWS = 65_536;
+/**
+ * Molecules per substructure shard, and per piece of pickled pattern fingerprints: a shard's piece is let go as
+ * soon as RDKit holds its molecules, so the pickles (about 0.5 GB at a million) are not all kept until the last
+ * shard is filled and a collection that may come late.
+ */
+export const SHARD_ROWS = 16_384;
 
 /** A built or loaded library. */
 export interface LibraryIndex {
@@ -23,8 +29,11 @@ export interface LibraryIndex {
   readonly ids: readonly string[];
   /** Each molecule's canonical SMILES (RDKit), in file order. */
   readonly smiles: readonly string[];
-  /** Pattern fingerprints as RDKit pickles them, in file order: molecule i's is `[patternEnds[i - 1], patternEnds[i])`. */
-  readonly patterns: Uint8Array;
+  /**
+   * Pattern fingerprints as RDKit pickles them, in file order, one piece per {@link SHARD_ROWS} molecules;
+   * `patternEnds[i]` is where molecule i's ends counted over all pieces ({@link patternAt} reads one).
+   */
+  readonly patterns: readonly Uint8Array[];
   readonly patternEnds: Uint32Array;
   /** ECFP4 rows sorted by popcount, then by file position. */
   readonly ecfp: Uint32Array;
@@ -32,6 +41,31 @@ export interface LibraryIndex {
   readonly positions: Uint32Array;
   /** Rows of popcount p are `[bucketStart[p], bucketStart[p + 1])`; FP_BITS + 2 entries. */
   readonly bucketStart: Uint32Array;
+}
+
+/** Where piece `piece` of the pattern pickles starts, counted over all pieces. */
+export function pieceStart(patternEnds: Uint32Array, piece: number): number {
+  return piece === 0 ? 0 : patternEnds[piece * SHARD_ROWS - 1]!;
+}
+
+/** Piece lengths in bytes of the pattern pickles of `count` molecules. */
+export function pieceLengths(patternEnds: Uint32Array, count: number): number[] {
+  return Array.from(
+    { length: Math.ceil(count / SHARD_ROWS) },
+    (_, piece) =>
+      patternEnds[Math.min(count, (piece + 1) * SHARD_ROWS) - 1]! - pieceStart(patternEnds, piece),
+  );
+}
+
+/** Molecule `row`'s pickled pattern fingerprint: a view into its piece. */
+export function patternAt(
+  patterns: readonly Uint8Array[],
+  patternEnds: Uint32Array,
+  row: number,
+): Uint8Array {
+  const piece = Math.floor(row / SHARD_ROWS);
+  const base = pieceStart(patternEnds, piece);
+  return patterns[piece]!.subarray((row === 0 ? 0 : patternEnds[row - 1]!) - base, patternEnds[row]! - base);
 }
 
 /** Number of set bits of a 32-bit word. */
@@ -69,7 +103,7 @@ export function copyWords(bytes: Uint8Array): Uint32Array {
 export class IndexBuilder {
   readonly #ids: string[] = [];
   readonly #smiles: string[] = [];
-  /** Pickles in 16 MiB chunks, each filled up to the start of the pickle that did not fit. */
+  /** Pickles, one growing piece per {@link SHARD_ROWS} molecules. */
   readonly #patterns: { bytes: Uint8Array; used: number }[] = [];
   readonly #ecfp: Uint32Array[] = [];
   #patternEnds = new Uint32Array(BLOCK_ROWS);
@@ -92,10 +126,12 @@ export class IndexBuilder {
     }
     const e = copyWords(ecfp);
     this.#ecfp.at(-1)!.set(e, block * FP_WORDS);
-    let chunk = this.#patterns.at(-1);
-    if (!chunk || chunk.used + pattern.length > chunk.bytes.length) {
-      chunk = { bytes: new Uint8Array(Math.max(1 << 24, pattern.length)), used: 0 };
-      this.#patterns.push(chunk);
+    if (row % SHARD_ROWS === 0) this.#patterns.push({ bytes: new Uint8Array(1 << 20), used: 0 });
+    const chunk = this.#patterns.at(-1)!;
+    if (chunk.used + pattern.length > chunk.bytes.length) {
+      const bigger = new Uint8Array(Math.max(2 * chunk.bytes.length, chunk.used + pattern.length));
+      bigger.set(chunk.bytes.subarray(0, chunk.used));
+      chunk.bytes = bigger;
     }
     chunk.bytes.set(pattern, chunk.used);
     chunk.used += pattern.length;
@@ -125,12 +161,12 @@ export class IndexBuilder {
       positions[to] = row;
     }
     this.#ecfp.length = 0;
-    const patterns = new Uint8Array(this.#patternBytes);
-    let at = 0;
-    for (const chunk of this.#patterns) {
-      patterns.set(chunk.bytes.subarray(0, chunk.used), at);
-      at += chunk.used;
-    }
+    // Each piece cut to its size, one at a time, so the build holds at most one piece twice.
+    const patterns = this.#patterns.map((chunk) => {
+      const piece = chunk.bytes.slice(0, chunk.used);
+      chunk.bytes = new Uint8Array(0);
+      return piece;
+    });
     this.#patterns.length = 0;
     const patternEnds = this.#patternEnds.slice(0, count);
     return {

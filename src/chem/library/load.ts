@@ -165,7 +165,7 @@ export function describeSkips(skipped: SkipReport, named = skipped.first.length,
  */
 function split(index: LibraryIndex): { index: LibraryIndex; shards: SubstructureShards } {
   const shards = new SubstructureShards(index);
-  const rest = { patterns: new Uint8Array(0), patternEnds: new Uint32Array(0), smiles: [] };
+  const rest = { patterns: [], patternEnds: new Uint32Array(0), smiles: [] };
   return { index: { ...index, ...rest }, shards };
 }
 

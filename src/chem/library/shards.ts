@@ -9,12 +9,11 @@
  * @module
  */
 import { type Mol, rdkit, type RDKitModule } from "../rdkit.ts";
-import type { LibraryIndex } from "./index.ts";
+import { type LibraryIndex, patternAt, SHARD_ROWS } from "./index.ts";
 import { CLASS_COUNT, mayContain, moleculeClass, type QueryNeeds } from "./screen.ts";
 
-/** Molecules per shard: one RDKit call searches a shard (about 0.1 s for a fused ring system on one core). */
-export const SHARD_ROWS = 16_384;
-/** Molecules added to a shard between two looks at the clock. */
+const EMPTY = new Uint8Array(0);
+/** Molecules added to a shard between two looks at the clock (a divisor of {@link SHARD_ROWS}). */
 const FILL_SLICE = 1_024;
 
 type SubstructLibrary = InstanceType<RDKitModule["SubstructLibrary"]>;
@@ -35,8 +34,8 @@ export class SubstructureShards {
   readonly #localOf: Uint16Array;
   /** Per shard, per class (absent: no molecule of that class). */
   readonly #libraries: (ClassLibrary | undefined)[][] = [];
-  /** The pickles, let go once every shard holds its molecules: RDKit keeps its own copy. */
-  #patterns: Uint8Array;
+  /** The pickles, each shard's piece let go once the shard holds its molecules: RDKit keeps its own copy. */
+  readonly #patterns: Uint8Array[];
   #patternEnds: Uint32Array;
   #filled = 0;
 
@@ -49,7 +48,7 @@ export class SubstructureShards {
     this.#smiles = index.smiles;
     this.#classOf = new Uint8Array(index.count);
     this.#localOf = new Uint16Array(index.count);
-    this.#patterns = index.patterns;
+    this.#patterns = [...index.patterns];
     this.#patternEnds = index.patternEnds;
   }
 
@@ -70,23 +69,24 @@ export class SubstructureShards {
 
   /** Adds the next slice of molecules; false once every molecule is in. */
   fillSlice(): boolean {
-    const ends = this.#patternEnds;
     const end = Math.min(this.#size, this.#filled + FILL_SLICE);
     for (let row = this.#filled; row < end; row++) {
       if (row % SHARD_ROWS === 0) this.#libraries.push(new Array(CLASS_COUNT).fill(undefined));
-      const from = row === 0 ? 0 : ends[row - 1]!;
       const smiles = this.#smiles[row]!;
       const classes = this.#libraries.at(-1)!;
       const cls = moleculeClass(smiles);
       const group = classes[cls] ??= { library: new (rdkit().SubstructLibrary)(), positions: [] };
-      group.library.add_trusted_smiles_and_pattern_fp(smiles, this.#patterns.subarray(from, ends[row]!));
+      group.library.add_trusted_smiles_and_pattern_fp(
+        smiles,
+        patternAt(this.#patterns, this.#patternEnds, row),
+      );
       this.#classOf[row] = cls;
       this.#localOf[row] = group.positions.length;
       group.positions.push(row);
     }
     this.#filled = end;
+    if (end % SHARD_ROWS === 0 || end === this.#size) this.#patterns[Math.ceil(end / SHARD_ROWS) - 1] = EMPTY;
     if (end < this.#size) return true;
-    this.#patterns = new Uint8Array(0);
     this.#patternEnds = new Uint32Array(0);
     this.#smiles = [];
     return false;

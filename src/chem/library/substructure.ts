@@ -8,7 +8,8 @@
  */
 import { rdkit, withQuery } from "../rdkit.ts";
 import { type QueryNeeds, queryNeeds } from "./screen.ts";
-import { SHARD_ROWS, type SubstructureShards } from "./shards.ts";
+import { SHARD_ROWS } from "./index.ts";
+import type { SubstructureShards } from "./shards.ts";
 
 /** What a substructure search found. */
 export interface SubstructureResult {
