@@ -65,6 +65,11 @@ test("the first start builds and caches; the second reads the cache without open
   assert.deepEqual(smiles(second), smiles(first));
   assert.deepEqual(second.skipped, first.skipped);
   assert.match(log.at(-1)!, /^library: index read from \/cache\//);
+  // The cached library's pattern fingerprints come from the file as its shards fill.
+  const search = (library: typeof first) =>
+    substructureHits(library.shards, "c1ccccc1", { limit: 10, budgetMs: 60_000 });
+  assert.deepEqual(await search(second), await search(first));
+  assert.equal((await search(second)).total, 2);
 });
 
 test("a loaded library's shards hold the pattern fingerprints; searches work before and after they fill", async () => {

@@ -60,15 +60,20 @@ export function bytesReader(file: Uint8Array): CacheReader {
   return { size: file.length, read: (at, length) => Promise.resolve(file.slice(at, at + length)) };
 }
 
+/** A cache file's index, without its pattern pickles (`index.patterns` is empty): `readPiece` reads them. */
+export interface CachedIndex {
+  readonly index: LibraryIndex;
+  readonly skipped: SkipReport;
+  /** Piece `piece` of the pattern pickles (one per substructure shard), read from the file while it is open. */
+  readonly readPiece: (piece: number) => Promise<Uint8Array>;
+}
+
 /**
  * The index a cache file holds, or `undefined` when the file is not one of this format and key (a stale or
- * damaged cache is rebuilt, never trusted). Each array is read into its own buffer; the pattern pickles' buffer
- * goes once RDKit holds them.
+ * damaged cache is rebuilt, never trusted). Each array is read into its own buffer; the pattern pickles are left
+ * in the file for `readPiece`, so the reader stays open until the substructure shards have them.
  */
-export async function readIndex(
-  reader: CacheReader,
-  key: string,
-): Promise<{ index: LibraryIndex; skipped: SkipReport } | undefined> {
+export async function readIndex(reader: CacheReader, key: string): Promise<CachedIndex | undefined> {
   try {
     const head = await reader.read(0, MAGIC.length + 4);
     if (
@@ -92,22 +97,34 @@ export async function readIndex(
     const positions = await take(count);
     const ecfp = await take(count * FP_WORDS);
     const patternEnds = await take(count);
-    const patterns: Uint8Array[] = [];
-    for (const length of pieceLengths(patternEnds, count)) patterns.push(await part(length));
+    // The pickles stay in the file, read a piece at a time as the substructure shards fill (0.5 GB at a million).
+    const pieces: { at: number; length: number }[] = [];
+    for (const length of pieceLengths(patternEnds, count)) {
+      pieces.push({ at, length });
+      at += length;
+    }
     at = pad4(at);
     if (at + textBytes !== reader.size || bucketStart[FP_BITS + 1] !== count) return undefined;
     const lines = splitLines(await part(textBytes), count);
     if (!lines) return undefined;
+    const readPiece = async (piece: number) => {
+      const { at, length } = pieces[piece]!;
+      const bytes = await reader.read(at, length);
+      if (bytes.length !== length) {
+        throw new RangeError("the library's cache file is shorter than its index says");
+      }
+      return bytes;
+    };
     const index = {
       count,
       ...lines,
-      patterns,
+      patterns: [],
       patternEnds,
       ecfp,
       positions,
       bucketStart,
     };
-    return { index, skipped: (header as Header).skipped };
+    return { index, skipped: (header as Header).skipped, readPiece };
   } catch {
     return undefined;
   }

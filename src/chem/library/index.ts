@@ -59,7 +59,7 @@ export function pieceLengths(patternEnds: Uint32Array, count: number): number[] 
 
 /** Molecule `row`'s pickled pattern fingerprint: a view into its piece. */
 export function patternAt(
-  patterns: readonly Uint8Array[],
+  patterns: readonly (Uint8Array | undefined)[],
   patternEnds: Uint32Array,
   row: number,
 ): Uint8Array {

@@ -98,11 +98,16 @@ export async function loadLibrary(
   }.chemlib`;
   const dir = settings.cacheDir ?? io.defaultCacheDir();
   const cached = dir === undefined ? undefined : await io.readCache(dir, name);
-  const decoded = cached ? await readIndex(cached, key).finally(() => cached.done()) : undefined;
+  const decoded = cached ? await readIndex(cached, key) : undefined;
   if (decoded) {
     log(`library: index read from ${join(dir!, name)} in ${seconds(now() - started)}`);
-    return { path, skipped: decoded.skipped, ...split(decoded.index) };
+    return {
+      path,
+      skipped: decoded.skipped,
+      ...split(decoded.index, decoded.readPiece, () => cached!.done()),
+    };
   }
+  await cached?.done();
   log(`library: indexing ${path} (ECFP4, pattern fingerprint, canonical SMILES)`);
   let built;
   try {
@@ -163,8 +168,12 @@ export function describeSkips(skipped: SkipReport, named = skipped.first.length,
  * The index without its pickled pattern fingerprints and SMILES, and the shards that hold them until RDKit has its
  * own copies: a million molecules' pickles are about 0.5 GB, their SMILES as strings 0.1 GB.
  */
-function split(index: LibraryIndex): { index: LibraryIndex; shards: SubstructureShards } {
-  const shards = new SubstructureShards(index);
+function split(
+  index: LibraryIndex,
+  readPiece?: (piece: number) => Promise<Uint8Array>,
+  closeFile?: () => Promise<void>,
+): { index: LibraryIndex; shards: SubstructureShards } {
+  const shards = new SubstructureShards(index, readPiece, closeFile);
   const rest = { patterns: [], patternEnds: new Uint32Array(0), smiles: [] };
   return { index: { ...index, ...rest }, shards };
 }

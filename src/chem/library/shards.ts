@@ -34,21 +34,38 @@ export class SubstructureShards {
   readonly #localOf: Uint16Array;
   /** Per shard, per class (absent: no molecule of that class). */
   readonly #libraries: (ClassLibrary | undefined)[][] = [];
-  /** The pickles, each shard's piece let go once the shard holds its molecules: RDKit keeps its own copy. */
-  readonly #patterns: Uint8Array[];
+  /**
+   * The pickles by shard, each piece let go once its shard holds its molecules (RDKit keeps its own copy); a piece
+   * not yet here is read by `#readPiece`.
+   */
+  readonly #patterns: (Uint8Array | undefined)[];
+  readonly #readPiece: (piece: number) => Promise<Uint8Array>;
+  #allRead: (() => Promise<void>) | undefined;
+  readonly #reading = new Map<number, Promise<void>>();
   #patternEnds: Uint32Array;
   #filled = 0;
 
   /**
    * @param index The library; shards are filled from its SMILES and pickled pattern fingerprints, and only those
    * are kept (not the index), so that both can be let go once the shards hold them (0.6 GB at a million).
+   * @param readPiece Reads the pickles of a shard that `index.patterns` does not hold (a cache file's, read as the
+   * shards fill rather than all at the start).
+   * @param allRead Called once every shard holds its molecules (the cache file is closed then).
    */
-  constructor(index: LibraryIndex) {
+  constructor(
+    index: LibraryIndex,
+    readPiece?: (piece: number) => Promise<Uint8Array>,
+    allRead?: () => Promise<void>,
+  ) {
+    this.#allRead = allRead;
     this.#size = index.count;
     this.#smiles = index.smiles;
     this.#classOf = new Uint8Array(index.count);
     this.#localOf = new Uint16Array(index.count);
-    this.#patterns = [...index.patterns];
+    this.#patterns = Array.from({ length: this.count }, (_, piece) => index.patterns[piece]);
+    this.#readPiece = readPiece ??
+      ((piece) =>
+        Promise.reject(new Error(`the library's pattern fingerprints of shard ${piece} are missing`)));
     this.#patternEnds = index.patternEnds;
   }
 
@@ -67,8 +84,14 @@ export class SubstructureShards {
     return this.#filled;
   }
 
-  /** Adds the next slice of molecules; false once every molecule is in. */
-  fillSlice(): boolean {
+  /** Adds the next slice of molecules, its shard's pickles read first if need be; false once every molecule is in. */
+  async fillSlice(): Promise<boolean> {
+    for (;;) {
+      if (this.#filled >= this.#size) return false;
+      const shard = Math.floor(this.#filled / SHARD_ROWS);
+      if (this.#patterns[shard]) break;
+      await this.#read(shard);
+    }
     const end = Math.min(this.#size, this.#filled + FILL_SLICE);
     for (let row = this.#filled; row < end; row++) {
       if (row % SHARD_ROWS === 0) this.#libraries.push(new Array(CLASS_COUNT).fill(undefined));
@@ -89,7 +112,22 @@ export class SubstructureShards {
     if (end < this.#size) return true;
     this.#patternEnds = new Uint32Array(0);
     this.#smiles = [];
+    const allRead = this.#allRead;
+    this.#allRead = undefined;
+    await allRead?.();
     return false;
+  }
+
+  /** Reads shard `shard`'s pickles, once however many ask at the same time. */
+  #read(shard: number): Promise<void> {
+    let reading = this.#reading.get(shard);
+    if (!reading) {
+      reading = this.#readPiece(shard).then((piece) => {
+        this.#patterns[shard] = piece;
+      }).finally(() => this.#reading.delete(shard));
+      this.#reading.set(shard, reading);
+    }
+    return reading;
   }
 
   /** The canonical SMILES of the molecule at file position `position`. */
@@ -109,7 +147,7 @@ export class SubstructureShards {
    * filled; resolves when done.
    */
   async fillAll(yieldNow: () => Promise<void> = () => new Promise((resolve) => setTimeout(resolve, 0))) {
-    while (this.fillSlice()) await yieldNow();
+    while (await this.fillSlice()) await yieldNow();
   }
 
   /**

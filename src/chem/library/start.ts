@@ -34,7 +34,9 @@ export async function startLibrary(
     setLibrary(library);
     log(describeLibrary(library));
     // RDKit's substructure libraries fill while the server answers; a search before then fills what it needs.
-    void library.shards.fillAll();
+    library.shards.fillAll().catch((error) =>
+      log(`library: substructure search unavailable: ${error instanceof Error ? error.message : error}`)
+    );
     return true;
   } catch (error) {
     if (!(error instanceof LibraryLoadError)) throw error;

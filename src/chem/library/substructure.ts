@@ -77,7 +77,7 @@ async function search(
   let searched = 0;
   for (let shard = 0; shard < shards.count; shard++) {
     while (!shards.ready(shard) && now() < deadline) {
-      shards.fillSlice();
+      await shards.fillSlice();
       await pause();
     }
     if (now() >= deadline) break;
