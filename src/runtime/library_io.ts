@@ -66,8 +66,8 @@ async function readCache(dir: string, name: string) {
     file = await open(join(dir, name), "r");
     const { size } = await file.stat();
     const handle = file;
-    const read = async (at: number, length: number) => {
-      const bytes = new Uint8Array(Math.max(0, Math.min(length, size - at)));
+    const read = async (at: number, into: Uint8Array) => {
+      const bytes = into.subarray(0, Math.max(0, Math.min(into.length, size - at)));
       let done = 0;
       while (done < bytes.length) {
         const { bytesRead } = await handle.read(bytes, done, bytes.length - done, at + done);

@@ -110,7 +110,8 @@ export const similaritySearchTool = defineTool({
     skipped_count: v.optional(count("Entries left out of the search, listed or not.")),
     method: v.pipe(v.string(), v.description("Fingerprint definition and reference.")),
   }),
-  placement: { where: "pool", cost: ({ query, library }) => textsCost(query, library) },
+  // The split is planned on the protocol thread; every part runs in the pool (similarity_search:part).
+  placement: { where: "in_place" },
   workerTools: [similarityPartTool as unknown as Tool],
   run: ({ query, library, threshold, top_k }) =>
     answer(library, top_k, [searchPart(query, library, 0, threshold, top_k)]),

@@ -64,10 +64,12 @@ test("every tool declares where it runs; the name lists are gone", () => {
   const where = (name: string) => tool(name).placement?.where;
   assert.equal(where("name_to_smiles"), "in_place");
   assert.equal(where("batch"), "in_place");
+  assert.equal(where("similarity_search"), "in_place", "its parts are pooled");
+  assert.equal(where("similarity_search:part"), "pool");
   for (const name of ["canonical_smiles", "ecfp4", "tanimoto", "smiles_to_moljson", "moljson_to_smiles"]) {
     assert.equal(where(name), "by_cost", name);
   }
-  for (const name of ["calc_properties", "depict", "convert", "similarity_search", "generate_3d"]) {
+  for (const name of ["calc_properties", "depict", "convert", "generate_3d"]) {
     assert.equal(where(name), "pool", name);
   }
 });
@@ -101,10 +103,13 @@ test("the cost reads every input: highlights, grids, reactants, libraries, MolJS
   );
   assert.equal(long("depict", { smiles: "CCO", highlight: "mcs", mcs_with: "CCN" }), true);
   assert.equal(long("tanimoto", { smiles_a: "CCO", smiles_b: BIG }), true);
-  assert.equal(long("similarity_search", { query: "CCO", library: ["CCO", "CCN"] }), false);
-  assert.equal(long("similarity_search", { query: "CCO", library: ["CCO", LADDER] }), true);
+  // A search's parts are chunks: long (withdrawn on a cancel) when costly.
+  const part = (library: string[]) =>
+    plan("similarity_search:part", { query: "CCO", library, start: 0, threshold: 0, top_k: 10 }).long;
+  assert.equal(part(["CCO", "CCN"]), false);
+  assert.equal(part(["CCO", LADDER]), true);
   const many = Array.from({ length: 400 }, () => "CC(=O)Oc1ccccc1C(=O)O");
-  assert.equal(long("similarity_search", { query: "CCO", library: many }), true, "the list's length");
+  assert.equal(part(many), true, "the list's length");
   assert.equal(long("convert", { input: BIG, from: "smiles", to: "inchi" }), true);
   assert.equal(long("convert", { input: V2000_QUERY, from: "molblock", to: "smiles" }), true, "query atoms");
   assert.equal(long("convert", { input: V2000_ETHANOL, from: "molblock", to: "smiles" }), false);

@@ -51,20 +51,30 @@ export function encodeIndex(index: LibraryIndex, skipped: SkipReport, key: strin
 export interface CacheReader {
   /** The file's size in bytes. */
   readonly size: number;
-  /** `length` bytes from `at`, in a buffer of their own (fewer past the end of the file). */
-  readonly read: (at: number, length: number) => Promise<Uint8Array>;
+  /** Fills `into` with the bytes from `at`; resolves what was filled (shorter past the end of the file). */
+  readonly read: (at: number, into: Uint8Array) => Promise<Uint8Array>;
 }
 
 /** A reader over bytes in memory (copies each part, as a file reader gives each its own buffer). */
 export function bytesReader(file: Uint8Array): CacheReader {
-  return { size: file.length, read: (at, length) => Promise.resolve(file.slice(at, at + length)) };
+  return {
+    size: file.length,
+    read: (at, into) => {
+      const bytes = file.subarray(at, at + into.length);
+      into.set(bytes);
+      return Promise.resolve(into.subarray(0, bytes.length));
+    },
+  };
 }
 
 /** A cache file's index, without its pattern pickles (`index.patterns` is empty): `readPiece` reads them. */
 export interface CachedIndex {
   readonly index: LibraryIndex;
   readonly skipped: SkipReport;
-  /** Piece `piece` of the pattern pickles (one per substructure shard), read from the file while it is open. */
+  /**
+   * Piece `piece` of the pattern pickles (one per substructure shard), read from the file while it is open, into
+   * a buffer the next piece's read reuses.
+   */
   readonly readPiece: (piece: number) => Promise<Uint8Array>;
 }
 
@@ -75,19 +85,21 @@ export interface CachedIndex {
  */
 export async function readIndex(reader: CacheReader, key: string): Promise<CachedIndex | undefined> {
   try {
-    const head = await reader.read(0, MAGIC.length + 4);
+    const head = await reader.read(0, new Uint8Array(MAGIC.length + 4));
     if (
       head.length < MAGIC.length + 4 || new TextDecoder().decode(head.subarray(0, MAGIC.length)) !== MAGIC
     ) {
       return undefined;
     }
     const length = new DataView(head.buffer, head.byteOffset).getUint32(MAGIC.length, true);
-    const header = JSON.parse(new TextDecoder().decode(await reader.read(MAGIC.length + 4, length)));
+    const header = JSON.parse(
+      new TextDecoder().decode(await reader.read(MAGIC.length + 4, new Uint8Array(length))),
+    );
     if (header.format !== INDEX_FORMAT || header.key !== key) return undefined;
     const { count, textBytes } = header as Header;
     let at = pad4(MAGIC.length + 4 + length);
     const part = async (n: number) => {
-      const bytes = await reader.read(at, n);
+      const bytes = await reader.read(at, new Uint8Array(n));
       if (bytes.length !== n) throw new RangeError("cache file too short");
       at += n;
       return bytes;
@@ -107,9 +119,13 @@ export async function readIndex(reader: CacheReader, key: string): Promise<Cache
     if (at + textBytes !== reader.size || bucketStart[FP_BITS + 1] !== count) return undefined;
     const lines = splitLines(await part(textBytes), count);
     if (!lines) return undefined;
+    // One buffer for every piece: a shard's pickles are done with before the next shard's are read, and half a
+    // gigabyte of spent pieces would otherwise wait for a collection that an idle server may not run.
+    let scratch = new Uint8Array(0);
     const readPiece = async (piece: number) => {
       const { at, length } = pieces[piece]!;
-      const bytes = await reader.read(at, length);
+      if (scratch.length < length) scratch = new Uint8Array(length);
+      const bytes = await reader.read(at, scratch.subarray(0, length));
       if (bytes.length !== length) {
         throw new RangeError("the library's cache file is shorter than its index says");
       }
