@@ -67,6 +67,8 @@ function terms(): { query: Mol; score: number }[] {
 interface Tautomer {
   kekule: Graph;
   aromaticBonds: Set<number>;
+  /** Its score, taken while RDKit's molecule of it was at hand (none for the input: scored at the end). */
+  score?: number;
   done: boolean;
   modifiedAtoms: number;
   modifiedBonds: number;
@@ -130,13 +132,16 @@ function stripStereo(g: Graph, e: Enumeration): boolean {
   return changed;
 }
 
-/** The tautomer a match makes, with its canonical SMILES; undefined when RDKit cannot sanitise it. */
+/**
+ * The new tautomer a match makes, with its canonical SMILES and score; undefined when RDKit cannot sanitise it
+ * or it is one already made.
+ */
 function applyMatch(
   t: Tautomer,
   transform: Transform,
   match: number[],
   e: Enumeration,
-): [string, Graph, Set<number>] | undefined {
+): [string, Graph, Set<number>, number] | undefined {
   const g = cloneGraph(t.kekule);
   const n = g.atoms.length;
   const firstIdx = match[0]!;
@@ -176,12 +181,14 @@ function applyMatch(
     return undefined;
   }
   try {
-    const { graph: product, aromaticBonds } = graphOfJson(mol.get_json());
-    product.atoms.forEach((a, i) => (a.stereo = g.atoms[i]?.stereo ?? a.stereo));
-    product.bonds.forEach((b, i) => (b.extra = g.bonds[i]?.extra ?? b.extra));
     const smiles = mol.get_smiles();
     e.made.set(json, smiles);
-    return [smiles, product, aromaticBonds];
+    if (e.tautomers.has(smiles)) return undefined;
+    const text = mol.get_json();
+    const { graph: product, aromaticBonds } = graphOfJson(text);
+    product.atoms.forEach((a, i) => (a.stereo = g.atoms[i]?.stereo ?? a.stereo));
+    product.bonds.forEach((b, i) => (b.extra = g.bonds[i]?.extra ?? b.extra));
+    return [smiles, product, aromaticBonds, scoreOf(mol, text, product, aromaticBonds, e.bonds)];
   } finally {
     mol.delete();
   }
@@ -228,8 +235,8 @@ function enumeratePass(e: Enumeration): "ok" | "max_tautomers" | "max_transforms
           if (e.transformsRun >= MAX_TRANSFORMS) return "max_transforms";
           if (e.tautomers.size >= MAX_TAUTOMERS) return "max_tautomers";
           const made = applyMatch(t, transform, match, e);
-          if (!made || e.tautomers.has(made[0])) continue;
-          const [smiles, graph, aromaticBonds] = made;
+          if (!made) continue;
+          const [smiles, graph, aromaticBonds, score] = made;
           e.input.bonds.forEach((_, i) => {
             if (bondType(e.input, e.inputAromaticBonds, i) !== bondType(graph, aromaticBonds, i)) {
               e.modifiedBonds.add(i);
@@ -238,6 +245,7 @@ function enumeratePass(e: Enumeration): "ok" | "max_tautomers" | "max_transforms
           e.tautomers.set(smiles, {
             kekule: graph,
             aromaticBonds,
+            score,
             done: false,
             modifiedAtoms: e.modifiedAtoms.size,
             modifiedBonds: e.modifiedBonds.size,
@@ -269,8 +277,19 @@ function restripOlder(e: Enumeration): void {
 /** RDKit's tautomer score of one sanitised tautomer. */
 function score(g: Graph, aromaticBonds: ReadonlySet<number>, bonds: ReadonlyMap<number, number>): number {
   const mol = molFor(g);
+  return scoreOf(mol, mol.get_json(), g, aromaticBonds, bonds);
+}
+
+/** The score of a tautomer from RDKit's molecule of it and that molecule's rdkitjson text. */
+function scoreOf(
+  mol: Mol,
+  json: string,
+  g: Graph,
+  aromaticBonds: ReadonlySet<number>,
+  bonds: ReadonlyMap<number, number>,
+): number {
   let total = 0;
-  const doc = JSON.parse(mol.get_json()) as { molecules: { extensions?: { atomRings?: number[][] }[] }[] };
+  const doc = JSON.parse(json) as { molecules: { extensions?: { atomRings?: number[][] }[] }[] };
   const rings = doc.molecules[0]?.extensions?.flatMap((x) => x.atomRings ?? []) ?? [];
   for (const ring of rings) {
     let allAromatic = true;
@@ -321,7 +340,7 @@ export function canonicalTautomer(g: Graph, deadline: number): { graph: Graph; t
   let bestScore = Number.NEGATIVE_INFINITY;
   for (const entry of e.tautomers) {
     checkDeadline(e);
-    const s = score(entry[1].kekule, entry[1].aromaticBonds, e.bonds);
+    const s = entry[1].score ?? score(entry[1].kekule, entry[1].aromaticBonds, e.bonds);
     if (s > bestScore || (s === bestScore && best && entry[0] < best[0])) {
       best = entry;
       bestScore = s;
