@@ -224,7 +224,7 @@ test("find_mcs's own timeout_seconds holds from outside: answered within the lim
   }
 });
 
-test("a call queued behind runaway searches is answered within 5 s; a search past the reserve gets SERVER_BUSY", async () => {
+test("a call queued behind runaway searches is answered long before their limit; a search past the reserve gets SERVER_BUSY", async () => {
   const server = start({ CHEM_MCP_WORKERS: "2" });
   try {
     await assertHealthy(server, "start");
@@ -240,8 +240,11 @@ test("a call queued behind runaway searches is answered within 5 s; a search pas
       "behind searches",
     );
     assert.equal(cheap.isError, false);
-    console.log(`a call behind two runaway searches answered in ${Date.now() - started} ms`);
-    assert.ok(Date.now() - started < 5_000, `answered in ${Date.now() - started} ms`);
+    const waited = Date.now() - started;
+    console.log(`a call behind two runaway searches answered in ${waited} ms`);
+    // Held behind a search it would wait for the search's 20 s limit; it takes milliseconds on a quiet machine
+    // and 2.5 s here beside eight CPU-bound programs (a worker starting), so half the limit is the bound.
+    assert.ok(waited < (runaway.timeout_seconds * 1000) / 2, `answered in ${waited} ms`);
     const answers = await Promise.all(searches);
     const codes = answers.map((a) => structured(a, "search").code).sort();
     assert.deepEqual(codes, ["COMPUTATION_TIMEOUT", "SERVER_BUSY"]);
