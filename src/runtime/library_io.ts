@@ -59,7 +59,7 @@ export function defaultCacheDir(
   }
 }
 
-/** The cache file to read by parts (each into a buffer of its own), open until `done`. */
+/** The cache file to read by parts (each into the caller's buffer), open until `done`. */
 async function readCache(dir: string, name: string) {
   let file;
   try {

@@ -55,7 +55,7 @@ export interface CacheReader {
   readonly read: (at: number, into: Uint8Array) => Promise<Uint8Array>;
 }
 
-/** A reader over bytes in memory (copies each part, as a file reader gives each its own buffer). */
+/** A reader over bytes in memory (copies into the caller's buffer, as a file reader does). */
 export function bytesReader(file: Uint8Array): CacheReader {
   return {
     size: file.length,
@@ -99,8 +99,7 @@ export async function readIndex(reader: CacheReader, key: string): Promise<Cache
     const { count, textBytes } = header as Header;
     let at = pad4(MAGIC.length + 4 + length);
     const part = async (n: number) => {
-      const bytes = await reader.read(at, new Uint8Array(n));
-      if (bytes.length !== n) throw new RangeError("cache file too short");
+      const bytes = await readExactly(reader, at, new Uint8Array(n));
       at += n;
       return bytes;
     };
@@ -125,11 +124,7 @@ export async function readIndex(reader: CacheReader, key: string): Promise<Cache
     const readPiece = async (piece: number) => {
       const { at, length } = pieces[piece]!;
       if (scratch.length < length) scratch = new Uint8Array(length);
-      const bytes = await reader.read(at, scratch.subarray(0, length));
-      if (bytes.length !== length) {
-        throw new RangeError("the library's cache file is shorter than its index says");
-      }
-      return bytes;
+      return await readExactly(reader, at, scratch.subarray(0, length));
     };
     const index = {
       count,
@@ -144,6 +139,15 @@ export async function readIndex(reader: CacheReader, key: string): Promise<Cache
   } catch {
     return undefined;
   }
+}
+
+/** `into` filled from `at`; throws when the file ends first (shorter than its index says). */
+async function readExactly(reader: CacheReader, at: number, into: Uint8Array): Promise<Uint8Array> {
+  const bytes = await reader.read(at, into);
+  if (bytes.length !== into.length) {
+    throw new RangeError("the library's cache file is shorter than its index says");
+  }
+  return bytes;
 }
 
 function pad4(n: number): number {

@@ -59,14 +59,14 @@ export function cloneGraph(g: Graph): Graph {
 }
 
 /**
- * The index of each bond by its two atoms, in either order (`a * atoms + b`): tautomers share one bond list,
- * only orders and hydrogens change, so one table serves all of them.
+ * The index of the bond between two atoms, in either order, or undefined: tautomers share one bond list (only
+ * orders and hydrogens change), so one table serves all of them.
  */
-export function bondIndex(g: Graph): Map<number, number> {
+export function bondIndex(g: Graph): (a: number, b: number) => number | undefined {
   const n = g.atoms.length;
   const index = new Map<number, number>();
   g.bonds.forEach((bond, i) => index.set(bond.a * n + bond.b, i).set(bond.b * n + bond.a, i));
-  return index;
+  return (a, b) => index.get(a * n + b);
 }
 
 /** Reads an RDKit molecule; `fixedHs` marks the atoms whose hydrogen count RDKit keeps as written. */
@@ -74,14 +74,14 @@ export function readGraph(mol: Mol, fixedHs?: readonly boolean[]): Graph {
   return graphOfJson(mol.get_json(), fixedHs).graph;
 }
 
-/** A graph from rdkitjson text, with the bonds RDKit marked aromatic. */
+/** A graph from rdkitjson text, with the bonds RDKit marked aromatic and the rings it found (SSSR). */
 export function graphOfJson(
   text: string,
   fixedHs?: readonly boolean[],
-): { graph: Graph; aromaticBonds: Set<number> } {
+): { graph: Graph; aromaticBonds: Set<number>; rings: number[][] } {
   const doc = JSON.parse(text) as RdkitJsonDoc;
   const m = doc.molecules[0];
-  if (!m) return { graph: { atoms: [], bonds: [] }, aromaticBonds: new Set() };
+  if (!m) return { graph: { atoms: [], bonds: [] }, aromaticBonds: new Set(), rings: [] };
   const aromatic = new Set(m.extensions?.flatMap((e) => e.aromaticAtoms ?? []) ?? []);
   const atoms = m.atoms.map((a, i): GAtom => ({
     z: a.z ?? 6,
@@ -100,7 +100,8 @@ export function graphOfJson(
     extra,
   }));
   const aromaticBonds = new Set(m.extensions?.flatMap((e) => e.aromaticBonds ?? []) ?? []);
-  return { graph: { atoms, bonds }, aromaticBonds };
+  const rings = m.extensions?.flatMap((e) => e.atomRings ?? []) ?? [];
+  return { graph: { atoms, bonds }, aromaticBonds, rings };
 }
 
 /** The rdkitjson text of a graph. */

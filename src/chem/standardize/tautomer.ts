@@ -97,8 +97,8 @@ function aromaticBondsOf(mol: Mol): Set<number> {
 interface Enumeration {
   input: Graph;
   inputAromaticBonds: Set<number>;
-  /** Bond index by atom pair (see {@link bondIndex}), the same for every tautomer. */
-  bonds: Map<number, number>;
+  /** The bond between two atoms (see {@link bondIndex}), the same for every tautomer. */
+  bondOf: (a: number, b: number) => number | undefined;
   /**
    * The canonical SMILES each graph written so far gave (null: RDKit refused it), by its rdkitjson text: most
    * matches remake a tautomer already made, and its text says so before RDKit sanitises it again.
@@ -143,7 +143,6 @@ function applyMatch(
   e: Enumeration,
 ): [string, Graph, Set<number>, number] | undefined {
   const g = cloneGraph(t.kekule);
-  const n = g.atoms.length;
   const firstIdx = match[0]!;
   const lastIdx = match.at(-1)!;
   const first = g.atoms[firstIdx]!;
@@ -154,7 +153,7 @@ function applyMatch(
   transform.bonds.forEach(([qa, qb], k) => {
     const a = match[qa]!;
     const b = match[qb]!;
-    const index = e.bonds.get(a * n + b);
+    const index = e.bondOf(a, b);
     const bond = index === undefined ? undefined : g.bonds[index];
     if (!bond) return;
     if (transform.bondTypes.length > 0) bond.bo = transform.bondTypes[k] ?? bond.bo;
@@ -184,11 +183,10 @@ function applyMatch(
     const smiles = mol.get_smiles();
     e.made.set(json, smiles);
     if (e.tautomers.has(smiles)) return undefined;
-    const text = mol.get_json();
-    const { graph: product, aromaticBonds } = graphOfJson(text);
+    const { graph: product, aromaticBonds, rings } = graphOfJson(mol.get_json());
     product.atoms.forEach((a, i) => (a.stereo = g.atoms[i]?.stereo ?? a.stereo));
     product.bonds.forEach((b, i) => (b.extra = g.bonds[i]?.extra ?? b.extra));
-    return [smiles, product, aromaticBonds, scoreOf(mol, text, product, aromaticBonds, e.bonds)];
+    return [smiles, product, aromaticBonds, scoreOf(mol, rings, product, aromaticBonds, e.bondOf)];
   } finally {
     mol.delete();
   }
@@ -275,28 +273,26 @@ function restripOlder(e: Enumeration): void {
 }
 
 /** RDKit's tautomer score of one sanitised tautomer. */
-function score(g: Graph, aromaticBonds: ReadonlySet<number>, bonds: ReadonlyMap<number, number>): number {
+function score(g: Graph, aromaticBonds: ReadonlySet<number>, bondOf: Enumeration["bondOf"]): number {
   const mol = molFor(g);
-  return scoreOf(mol, mol.get_json(), g, aromaticBonds, bonds);
+  return scoreOf(mol, graphOfJson(mol.get_json()).rings, g, aromaticBonds, bondOf);
 }
 
-/** The score of a tautomer from RDKit's molecule of it and that molecule's rdkitjson text. */
+/** The score of a tautomer from RDKit's molecule of it and the rings RDKit found in it. */
 function scoreOf(
   mol: Mol,
-  json: string,
+  rings: readonly number[][],
   g: Graph,
   aromaticBonds: ReadonlySet<number>,
-  bonds: ReadonlyMap<number, number>,
+  bondOf: Enumeration["bondOf"],
 ): number {
   let total = 0;
-  const doc = JSON.parse(json) as { molecules: { extensions?: { atomRings?: number[][] }[] }[] };
-  const rings = doc.molecules[0]?.extensions?.flatMap((x) => x.atomRings ?? []) ?? [];
   for (const ring of rings) {
     let allAromatic = true;
     let allCarbon = true;
     ring.forEach((a, k) => {
       const b = ring[(k + 1) % ring.length]!;
-      const index = bonds.get(a * g.atoms.length + b);
+      const index = bondOf(a, b);
       if (index === undefined || !aromaticBonds.has(index)) allAromatic = false;
       if (g.atoms[a]?.z !== 6 || g.atoms[b]?.z !== 6) allCarbon = false;
     });
@@ -314,7 +310,7 @@ export function canonicalTautomer(g: Graph, deadline: number): { graph: Graph; t
   const e: Enumeration = {
     input: g,
     inputAromaticBonds,
-    bonds: bondIndex(g),
+    bondOf: bondIndex(g),
     made: new Map(),
     tautomers: new Map([[mol.get_smiles(), {
       kekule: cloneGraph(g),
@@ -340,7 +336,7 @@ export function canonicalTautomer(g: Graph, deadline: number): { graph: Graph; t
   let bestScore = Number.NEGATIVE_INFINITY;
   for (const entry of e.tautomers) {
     checkDeadline(e);
-    const s = entry[1].score ?? score(entry[1].kekule, entry[1].aromaticBonds, e.bonds);
+    const s = entry[1].score ?? score(entry[1].kekule, entry[1].aromaticBonds, e.bondOf);
     if (s > bestScore || (s === bestScore && best && entry[0] < best[0])) {
       best = entry;
       bestScore = s;
